@@ -1,0 +1,39 @@
+# Everything a developer or CI needs, from nothing but python3 (>= 3.11) and make.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: sim test lint format bench gallery diagram clean
+
+sim: $(STAMP)
+	$(BIN)/scoreboard sim
+
+test: $(STAMP)
+	$(BIN)/ruff check scoreboard tests bench firmware
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check scoreboard tests bench firmware
+	$(BIN)/ruff format --check scoreboard tests bench firmware
+
+format: $(STAMP)
+	$(BIN)/ruff format scoreboard tests bench firmware
+	$(BIN)/ruff check --fix scoreboard tests bench firmware
+
+bench: $(STAMP)
+	$(BIN)/python bench/replay_speed.py
+
+diagram: $(STAMP)
+	$(BIN)/python -m scoreboard.lifecycle > docs/lifecycle.md
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed, found " + sys.version.split()[0])'
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) || { \
+	  echo "python3 -m venv failed: on Debian / Raspberry Pi OS run 'sudo apt install python3-venv'"; exit 1; }
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[sim,test]'
+	@touch $@
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,5 @@
+"""`python -m scoreboard` runs the command line."""
+
+from scoreboard.cli import main
+
+raise SystemExit(main())

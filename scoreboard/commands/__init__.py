@@ -1,0 +1,1 @@
+"""The `scoreboard` subcommands: one module each, every module has `register(subparsers)`."""
