@@ -1,0 +1,89 @@
+"""A match: the lifecycle plus its history, so any number of steps can be undone exactly."""
+
+from scoreboard.lifecycle import Lifecycle
+from scoreboard.rules import penalty
+from scoreboard.rules.errors import RuleError
+from scoreboard.rules.events import Event
+from scoreboard.rules.state import MatchState
+
+
+class Match:
+    """Events in, state out. Undo pops a step (python-chess keeps a move stack likewise);
+    a restart replays the journal through :meth:`apply`, so both share one code path."""
+
+    def __init__(self) -> None:
+        self.lifecycle = Lifecycle()
+        self._history: list[tuple[Event, str, MatchState]] = []  # event and the step before it
+
+    @property
+    def phase(self) -> str:
+        return self.lifecycle.phase
+
+    @property
+    def state(self) -> MatchState:
+        return self.lifecycle.rules
+
+    @property
+    def events(self) -> list[Event]:
+        return [event for event, _, _ in self._history]
+
+    def apply(self, event: Event) -> None:
+        """Apply ``event``, or raise :class:`RuleError` and change nothing."""
+        before = (self.lifecycle.phase, self.lifecycle.rules)
+        self.lifecycle.apply(event)
+        self._history.append((event, *before))
+
+    def undo(self) -> Event:
+        """Take back the last event and return it."""
+        if not self._history:
+            raise RuleError("nothing to undo")
+        event, phase, rules = self._history.pop()
+        self.lifecycle.restore(phase, rules)
+        return event
+
+    def snapshot(self) -> dict:
+        """The whole visible state as plain data (the JSON of ``replay --json`` and ``status``)."""
+        s, phase = self.state, self.phase
+        foul = s.foul
+        return {
+            "phase": phase,
+            "frame": s.frame,
+            "players": s.players.as_dict(),
+            "race": s.race,
+            "target": s.target,
+            "breaker": s.breaker,
+            "striker": s.striker if phase in ("break", "play") else None,
+            "decider": s.decider if phase in ("foul", "break-foul") else None,
+            "score": s.score.as_dict(),
+            "frames": s.frames.as_dict(),
+            "balls_on_table": s.balls_on_table,
+            "winner": s.winner if phase == "match-over" else None,
+            "frame_winner": s.frame_winner,
+            "foul": None
+            if foul is None
+            else {
+                "offender": foul.offender,
+                "kinds": [str(kind) for kind in foul.kinds],
+                "penalty_to": foul.penalty_to,
+                "to_spot": foul.to_spot,
+                "on_break": foul.on_break,
+                "lapsed": foul.lapsed,
+            },
+            "choices": [str(c) for c in penalty.choices(s)]
+            if phase in ("foul", "break-foul")
+            else [],
+            "rack": [list(row) for row in s.rack] if phase == "break" and s.rack else None,
+            "frame_scores": [list(pair) for pair in s.frame_scores],
+            "jumped_ball": str(s.jumped_ball),
+            "stats": {
+                side: {
+                    "shots": st.shots,
+                    "pots": st.pots,
+                    "fouls": {str(kind): n for kind, n in st.fouls},
+                    "run": st.run,
+                    "best_run": st.best_run,
+                }
+                for side, st in s.stats.as_dict().items()
+            },
+            "events": len(self._history),
+        }

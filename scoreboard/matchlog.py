@@ -1,0 +1,197 @@
+"""The match-log text format: one event a line (see README); parse, format and replay it."""
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from scoreboard.match import Match
+from scoreboard.rules.errors import RuleError
+from scoreboard.rules.events import (
+    Break,
+    Choice,
+    Choose,
+    Event,
+    JumpedBall,
+    Lapse,
+    NextFrame,
+    Option,
+    Players,
+    Race,
+    Shot,
+    Target,
+)
+from scoreboard.rules.fouls import parse_kinds
+from scoreboard.rules.sides import parse_side
+
+UNDO = "undo"  # not an event: it takes the last one back
+
+
+class LogError(ValueError):
+    """A log line that breaks the format or the rules; says which line and why."""
+
+    def __init__(self, line_no: int, reason: str) -> None:
+        super().__init__(f"line {line_no}: {reason}")
+        self.line_no = line_no
+        self.reason = reason
+
+
+def _count(text: str, what: str) -> int:
+    if not text.isdigit():
+        raise ValueError(f"{what} must be a whole number, not {text!r}")
+    return int(text)
+
+
+def _yes_no(text: str) -> bool:
+    if text not in ("yes", "no"):
+        raise ValueError(f"crossed must be yes or no, not {text!r}")
+    return text == "yes"
+
+
+SHOT_KEYS = {
+    "pots": lambda v: ("pots", _count(v, "pots")),
+    "foul": lambda v: ("fouls", parse_kinds(v)),
+    "jumped": lambda v: ("jumped", _count(v, "jumped")),
+    "cushions": lambda v: ("cushions", _count(v, "cushions")),
+    "crossed": lambda v: ("crossed", _yes_no(v)),
+    "by": lambda v: ("by", parse_side(v)),
+}
+
+
+def _shot(words: list[str]) -> Shot:
+    fields = {}
+    for word in words:
+        key, eq, value = word.partition("=")
+        if not eq or key not in SHOT_KEYS:
+            raise ValueError(f"unknown shot field {word!r} (known: {', '.join(SHOT_KEYS)})")
+        name, parsed = SHOT_KEYS[key](value)
+        if name in fields:
+            raise ValueError(f"{key}= given twice")
+        fields[name] = parsed
+    return Shot(**fields)
+
+
+def _words(words: list[str], n: int, usage: str) -> list[str]:
+    if len(words) != n:
+        raise ValueError(f"expected: {usage}")
+    return words
+
+
+def _option(words: list[str]) -> Option:
+    key, _, value = _words(words, 1, "option jumped-ball=foul|spot")[0].partition("=")
+    if key != "jumped-ball" or value not in tuple(JumpedBall):
+        raise ValueError("expected: option jumped-ball=foul|spot")
+    return Option(JumpedBall(value))
+
+
+def _choice(words: list[str]) -> Choose:
+    (word,) = _words(words, 1, "choose " + "|".join(Choice))
+    if word not in tuple(Choice):
+        raise ValueError(f"unknown choice {word!r} (known: {', '.join(Choice)})")
+    return Choose(Choice(word))
+
+
+PARSERS = {
+    "players": lambda w: Players(*_words(w, 2, "players NAME_A NAME_B")),
+    "race": lambda w: Race(_count(_words(w, 1, "race N")[0], "race")),
+    "target": lambda w: Target(_count(_words(w, 1, "target N")[0], "target")),
+    "option": _option,
+    "break": lambda w: Break(parse_side(_words(w, 1, "break A|B")[0])),
+    "shot": _shot,
+    "choose": _choice,
+    "lapse": lambda w: (_words(w, 0, "lapse"), Lapse())[1],
+    "next": lambda w: (_words(w, 0, "next"), NextFrame())[1],
+    "undo": lambda w: (_words(w, 0, "undo"), UNDO)[1],
+}
+
+
+def parse_line(text: str) -> Event | str | None:
+    """One line → an event, :data:`UNDO`, or ``None`` for a blank line or comment.
+
+    Raises :class:`ValueError` with the reason when the line is not in the format.
+    """
+    words = text.split("#", 1)[0].split()
+    if not words:
+        return None
+    verb, *rest = words
+    if verb not in PARSERS:
+        raise ValueError(f"unknown event {verb!r} (known: {', '.join(PARSERS)})")
+    return PARSERS[verb](rest)
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    line_no: int
+    item: Event | str  # an event or UNDO
+
+
+def parse(lines: Iterable[str]) -> list[Entry]:
+    entries = []
+    for line_no, text in enumerate(lines, start=1):
+        try:
+            item = parse_line(text)
+        except ValueError as exc:
+            raise LogError(line_no, str(exc)) from None
+        if item is not None:
+            entries.append(Entry(line_no, item))
+    return entries
+
+
+def play(match: Match, item: Event | str) -> None:
+    """Apply one parsed item (an event or an undo) to ``match``; RuleError if refused."""
+    if item == UNDO:
+        match.undo()
+    else:
+        match.apply(item)
+
+
+def replay(lines: Iterable[str], match: Match | None = None) -> Match:
+    """Replay a whole log; the first refused line raises :class:`LogError`."""
+    match = match or Match()
+    for entry in parse(lines):
+        try:
+            play(match, entry.item)
+        except RuleError as exc:
+            raise LogError(entry.line_no, str(exc)) from None
+    return match
+
+
+def format_event(event: Event | str) -> str:
+    """The canonical log line for an event (what the journal writes)."""
+    match event:
+        case "undo":
+            return UNDO
+        case Players(a, b):
+            return f"players {a} {b}"
+        case Race(frames):
+            return f"race {frames}"
+        case Target(points):
+            return f"target {points}"
+        case Option(jumped_ball):
+            return f"option jumped-ball={jumped_ball}"
+        case Break(side):
+            return f"break {side}"
+        case Choose(choice):
+            return f"choose {choice}"
+        case Lapse():
+            return "lapse"
+        case NextFrame():
+            return "next"
+        case Shot():
+            return _format_shot(event)
+    raise TypeError(f"not an event: {event!r}")
+
+
+def _format_shot(shot: Shot) -> str:
+    words = ["shot"]
+    if shot.pots:
+        words.append(f"pots={shot.pots}")
+    if shot.fouls:
+        words.append("foul=" + ",".join(shot.fouls))
+    if shot.jumped:
+        words.append(f"jumped={shot.jumped}")
+    if shot.cushions is not None:
+        words.append(f"cushions={shot.cushions}")
+    if shot.crossed is not None:
+        words.append(f"crossed={'yes' if shot.crossed else 'no'}")
+    if shot.by:
+        words.append(f"by={shot.by}")
+    return " ".join(words)

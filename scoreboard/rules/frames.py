@@ -1,0 +1,66 @@
+"""Frames and the match: who breaks (GR-8.4, GR-14, D-3), frame end (FP-1, D-2), race (D-5)."""
+
+from dataclasses import replace
+
+from scoreboard.rules.errors import RuleError
+from scoreboard.rules.rack import WHITE_BALLS, layout
+from scoreboard.rules.sides import Pair, Side, other
+from scoreboard.rules.state import MatchState
+
+FULL_RACK = layout(WHITE_BALLS)  # GR-9.1
+
+
+def choose_breaker(state: MatchState, side: Side) -> MatchState:
+    """GR-8.4: the lag winner breaks or makes the opponent break; later frames may override D-3.
+
+    Whoever is named becomes the player *due* to break this frame, so the next
+    frame goes to the other one (D-3).
+    """
+    if state.frame_shots:
+        raise RuleError("the breaker is chosen before the frame's first shot")
+    return replace(state, due_breaker=side, breaker=side, striker=side, rack=FULL_RACK)
+
+
+def settle_frame(state: MatchState) -> tuple[MatchState, str | None]:
+    """FP-1, D-2: the frame ends the moment a player reaches the target; D-5: race to N.
+
+    Returns the state and ``"match-won"``, ``"frame-won"`` or ``None``. Points past
+    the target stay as they are (D-2: never clipped).
+    """
+    reached = [side for side in ("A", "B") if state.score[side] >= state.target]
+    if not reached:
+        return state, None
+    # Only one player scores on a shot (the shooter by pots, the opponent by a penalty).
+    winner: Side = reached[0]
+    frames = state.frames.set(winner, state.frames[winner] + 1)
+    state = replace(
+        state,
+        frames=frames,
+        frame_winner=winner,
+        striker=None,
+        decider=None,
+        frame_scores=(*state.frame_scores, (state.score.A, state.score.B)),
+    )
+    if frames[winner] >= state.race:
+        return replace(state, winner=winner), "match-won"
+    return state, "frame-won"
+
+
+def next_frame(state: MatchState) -> MatchState:
+    """GR-14, D-3: the player due to break the next frame is the one not due this frame."""
+    breaker = other(state.due_breaker)
+    stats = Pair(replace(state.stats.A, run=0), replace(state.stats.B, run=0))
+    return replace(
+        state,
+        frame=state.frame + 1,
+        due_breaker=breaker,
+        breaker=breaker,
+        striker=breaker,
+        decider=None,
+        frame_shots=0,
+        score=Pair(0, 0),
+        foul=None,
+        frame_winner=None,
+        rack=FULL_RACK,
+        stats=stats,
+    )

@@ -1,0 +1,59 @@
+"""Fouls and their penalty ball (FP-6, FP-7, D-1, D-6) and the choices after them (GR-7.4, GR-13.2)."""
+
+from dataclasses import replace
+
+from scoreboard.rules.errors import RuleError
+from scoreboard.rules.events import AFTER_BREAK_FOUL, AFTER_FOUL, Choice
+from scoreboard.rules.fouls import FoulKind
+from scoreboard.rules.rack import layout
+from scoreboard.rules.sides import Side, other
+from scoreboard.rules.state import FoulRecord, MatchState
+
+
+def penalise(
+    state: MatchState, offender: Side, fouls: tuple[FoulKind, ...], *, to_spot: int, opening: bool
+) -> MatchState:
+    """FP-6/FP-7: one point (one penalty ball) to the offender's opponent, however many
+    kinds the foul has (D-6); credited now, taken back by a lapse (D-1)."""
+    gainer = other(offender)
+    score = state.score.set(gainer, state.score[gainer] + 1)
+    stats = state.stats.set(offender, state.stats[offender].fouled(fouls))
+    record = FoulRecord(offender, fouls, gainer, to_spot, on_break=opening)
+    return replace(state, score=score, stats=stats, foul=record, striker=None, decider=gainer)
+
+
+def choices(state: MatchState) -> tuple[Choice, ...]:
+    """What the decider may choose now: GR-13.2 after the opening break, else GR-7.4."""
+    return AFTER_BREAK_FOUL if state.foul.on_break else AFTER_FOUL
+
+
+def decide(state: MatchState, choice: Choice) -> tuple[MatchState, str]:
+    """Apply the decider's choice; the outcome is the phase's next step, ``play`` or ``break``."""
+    allowed = choices(state)
+    if choice not in allowed:
+        raise RuleError(f"after this foul the choices are {', '.join(allowed)}, not {choice}")
+    foul = state.foul
+    decider, offender = foul.penalty_to, foul.offender
+    shooter = (
+        decider if choice in (Choice.PLAY, Choice.ACCEPT_PLAY, Choice.RERACK_BREAK) else offender
+    )
+    if choice in (Choice.RERACK_BREAK, Choice.RERACK_PASS):
+        # GR-13.2 (3)/(4), GR-9.3: the remaining white balls form an incomplete rack;
+        # the coloured ball is the cue ball of the break (GR-12).
+        whites = state.balls_on_table - 1
+        return replace(
+            state, breaker=shooter, striker=shooter, decider=None, rack=layout(whites)
+        ), "break"
+    return replace(state, striker=shooter, decider=None), "play"
+
+
+def lapse(state: MatchState) -> MatchState:
+    """FP-7 note, D-1: the penalty ball was not taken before the next shot; its point goes back."""
+    foul = state.foul
+    if foul is None:
+        raise RuleError("there is no penalty point in this frame to take back")
+    if foul.lapsed:
+        raise RuleError("the last penalty point was already taken back")
+    gainer = foul.penalty_to
+    score = state.score.set(gainer, state.score[gainer] - 1)
+    return replace(state, score=score, foul=replace(foul, lapsed=True))

@@ -1,0 +1,72 @@
+"""The state of a match as immutable data; every rule is a function from one state to the next."""
+
+from dataclasses import dataclass, field, replace
+
+from scoreboard.rules.events import JumpedBall
+from scoreboard.rules.fouls import FoulKind
+from scoreboard.rules.rack import Rows
+from scoreboard.rules.sides import Pair, Side
+
+BALLS = 16  # FP-2: 15 white and one coloured
+DEFAULT_TARGET = 8  # FP-1
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    """One player's figures over the whole match."""
+
+    shots: int = 0
+    pots: int = 0
+    fouls: tuple[tuple[FoulKind, int], ...] = ()  # every kind kept for statistics (D-6)
+    run: int = 0  # balls potted in the current visit to the table
+    best_run: int = 0
+
+    def potted(self, balls: int) -> "Stats":
+        run = self.run + balls
+        return replace(self, pots=self.pots + balls, run=run, best_run=max(self.best_run, run))
+
+    def fouled(self, kinds: tuple[FoulKind, ...]) -> "Stats":
+        counts = dict(self.fouls)
+        for kind in kinds:
+            counts[kind] = counts.get(kind, 0) + 1
+        return replace(self, fouls=tuple(sorted(counts.items())), run=0)
+
+
+@dataclass(frozen=True, slots=True)
+class FoulRecord:
+    """The last foul of the frame: who, what, and the penalty ball it gave (FP-6, FP-7)."""
+
+    offender: Side
+    kinds: tuple[FoulKind, ...]
+    penalty_to: Side
+    to_spot: int  # FP-8: illegally pocketed and jumped balls to put back
+    on_break: bool
+    lapsed: bool = False  # D-1: the penalty point was taken back
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    players: Pair[str] = Pair("A", "B")
+    race: int = 1  # D-5: frames to win
+    target: int = DEFAULT_TARGET  # FP-1, D-5: points to win a frame
+    jumped_ball: JumpedBall = JumpedBall.FOUL  # D-4
+    frame: int = 1
+    started: bool = False  # a shot has been played in this match
+    due_breaker: Side | None = None  # D-3: who was due to break this frame
+    breaker: Side | None = None  # who breaks (or broke) the frame now, after re-racks
+    striker: Side | None = None  # who shoots next, in break and play
+    decider: Side | None = None  # who chooses, after a foul
+    frame_shots: int = 0
+    score: Pair[int] = Pair(0, 0)
+    frames: Pair[int] = Pair(0, 0)
+    foul: FoulRecord | None = None
+    frame_winner: Side | None = None
+    winner: Side | None = None
+    rack: Rows | None = None  # the rack to set up before the break
+    frame_scores: tuple[tuple[int, int], ...] = ()  # finished frames, A:B
+    stats: Pair[Stats] = field(default_factory=lambda: Pair(Stats(), Stats()))
+
+    @property
+    def balls_on_table(self) -> int:
+        """FP-6, FP-7: every point is a ball on a shelf."""
+        return BALLS - self.score.A - self.score.B
