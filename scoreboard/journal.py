@@ -1,0 +1,329 @@
+"""The power-cut-safe, append-only journal of the match in progress, and the archive of finished ones.
+
+Format on disk (``<state_dir>/journal.log``): plain UTF-8 text, so ``cat`` shows the match log.
+A record is one or more match-log lines followed by an end marker line::
+
+    shot pots=2
+    =9c1e2a07
+    undo
+    shot foul=push pots=1
+    =0b5f44d2
+
+The marker is ``=`` and the CRC-32 of the record's line bytes (each line with its ``\\n``) as
+eight lowercase hex digits. A record counts only once its marker is on disk, so a multi-line
+amendment ("undo" + new shot) is all-or-nothing. The overhead is 10 bytes a record.
+
+Opening replays the file and stops at the first thing that is not a whole, checksummed record
+(a partial line, lines without a marker, a marker with the wrong CRC, control bytes or invalid
+UTF-8). Everything from there on is copied to ``torn/NNNN.tail``, made durable, and only then cut
+off the journal; the cut is reported as a `TornTail`. Nothing after a bad record is kept even if
+it looks whole, because the match state is a fold over the log and may not skip an event.
+
+Content lines may not be empty, contain control characters, or start with ``=`` (match-log
+lines never do), so a marker cannot be forged by content.
+
+``archive(meta)`` renames the journal to ``archive/NNNN.log`` beside ``archive/NNNN.json`` (the
+caller's metadata) and starts an empty journal; each step is a rename made durable with a
+directory fsync, so a power cut leaves either the old match in progress or the new empty one.
+"""
+
+import fcntl
+import json
+import os
+import re
+import time
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+JOURNAL_NAME = "journal.log"
+ARCHIVE_DIR = "archive"
+TORN_DIR = "torn"
+LOCK_NAME = "journal.lock"
+MARKER = b"="
+_NUMBERED = re.compile(r"^(\d{4,})\.(log|json|tail)$")
+
+
+class JournalError(Exception):
+    """The journal cannot be used: locked by another process, or the disk refused a write."""
+
+
+@dataclass(frozen=True)
+class TornTail:
+    """What opening the journal cut off its end, and where those bytes were kept."""
+
+    kept_bytes: int  # the journal's length after the cut: the end of the last whole record
+    cut_bytes: int
+    reason: str  # "partial record" | "bad checksum" | "garbage"
+    saved_to: Path | None  # None when read without repairing (`read_journal`)
+
+    def __str__(self) -> str:
+        where = f"; kept in {self.saved_to}" if self.saved_to else ""
+        return (
+            f"journal: cut {self.cut_bytes} bytes after byte {self.kept_bytes}"
+            f" ({self.reason}){where}"
+        )
+
+
+@dataclass(frozen=True)
+class Replay:
+    """The committed lines of a journal file, in order, and what follows them if not whole."""
+
+    lines: list[str]
+    torn: TornTail | None
+
+
+@dataclass(frozen=True)
+class ArchivedMatch:
+    """One finished match in ``archive/``: its number, its log file and the caller's metadata."""
+
+    number: int
+    log: Path
+    meta: dict = field(compare=False)
+
+    def lines(self) -> list[str]:
+        return parse(self.log.read_bytes()).lines
+
+
+def encode(lines: list[str]) -> bytes:
+    """One record: the lines and their end marker. Raises ValueError for a line it cannot hold."""
+    if not lines:
+        raise ValueError("a journal record needs at least one line")
+    body = b""
+    for line in lines:
+        if not isinstance(line, str) or not line or line.startswith("="):
+            raise ValueError(f"not a journal line: {line!r}")
+        if any(ord(c) < 0x20 or ord(c) == 0x7F for c in line):
+            raise ValueError(f"control character in journal line: {line!r}")
+        body += line.encode("utf-8") + b"\n"
+    return body + MARKER + b"%08x\n" % zlib.crc32(body)
+
+
+def parse(data: bytes) -> Replay:
+    """Split journal bytes into committed lines and a torn tail (reported, not saved)."""
+    lines: list[str] = []
+    pending: list[str] = []
+    good = pos = 0
+    crc = 0
+    reason = "partial record"
+    while (end := data.find(b"\n", pos)) >= 0:
+        raw = data[pos:end]
+        if raw.startswith(MARKER):
+            if not pending or raw[1:] != b"%08x" % crc:
+                reason = "bad checksum"
+                break
+            lines += pending
+            pending, crc, good = [], 0, end + 1
+        else:
+            text = _decode(raw)
+            if text is None:
+                reason = "garbage"
+                break
+            pending.append(text)
+            crc = zlib.crc32(raw + b"\n", crc)
+        pos = end + 1
+    else:
+        # A cut mid-line is a torn write, unless the bytes could never have been a line.
+        if any(b < 0x20 or b == 0x7F for b in data[pos:]):
+            reason = "garbage"
+    if good == len(data):
+        return Replay(lines, None)
+    return Replay(lines, TornTail(good, len(data) - good, reason, None))
+
+
+def _decode(raw: bytes) -> str | None:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if not text or any(ord(c) < 0x20 or ord(c) == 0x7F for c in text):
+        return None
+    return text
+
+
+def read_journal(state_dir: str | os.PathLike) -> Replay:
+    """The journal as it is on disk, without locking or repairing it (for `status` and tests)."""
+    path = Path(state_dir) / JOURNAL_NAME
+    try:
+        return parse(path.read_bytes())
+    except FileNotFoundError:
+        return Replay([], None)
+
+
+def list_archive(state_dir: str | os.PathLike) -> list[ArchivedMatch]:
+    """The archived matches, oldest first. A log whose metadata is unreadable gets ``{}``."""
+    folder = Path(state_dir) / ARCHIVE_DIR
+    if not folder.is_dir():
+        return []
+    matches = []
+    for log in folder.glob("*.log"):
+        if not (m := _NUMBERED.match(log.name)):
+            continue
+        try:
+            meta = json.loads(log.with_suffix(".json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            meta = {}
+        matches.append(ArchivedMatch(int(m.group(1)), log, meta if isinstance(meta, dict) else {}))
+    return sorted(matches, key=lambda a: a.number)
+
+
+class Journal:
+    """The match in progress: replayed and repaired on opening, then appended record by record.
+
+    ``lines`` holds every committed line, in order, and grows with each `append`; ``torn`` says
+    what opening cut off (or None); ``bytes_written`` counts the bytes appended since opening.
+    Only one process may hold a state directory's journal at a time.
+    """
+
+    def __init__(self, state_dir: str | os.PathLike, *, clock=time.time):
+        self.state_dir = Path(state_dir)
+        self.path = self.state_dir / JOURNAL_NAME
+        self.bytes_written = 0
+        self._clock = clock
+        self._fd = -1
+        _make_dirs(self.state_dir)
+        self._lock = _take_lock(self.state_dir / LOCK_NAME)
+        try:
+            self._open()
+        except BaseException:
+            os.close(self._lock)
+            raise
+
+    def _open(self) -> None:
+        created = not self.path.exists()
+        self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o644)
+        if created:
+            _fsync_dir(self.state_dir)
+        with open(self._fd, "rb", closefd=False) as f:
+            data = f.read()
+        replay = parse(data)
+        self.lines = replay.lines
+        self.torn = None if replay.torn is None else self._set_aside(data, replay.torn)
+        self._size = len(data) if replay.torn is None else replay.torn.kept_bytes
+
+    def _set_aside(self, data: bytes, torn: TornTail) -> TornTail:
+        # Save the tail durably before cutting it, so a power cut in between loses nothing.
+        saved = _write_durably(
+            self.state_dir / TORN_DIR, ".tail", data[torn.kept_bytes :], self.state_dir
+        )
+        os.ftruncate(self._fd, torn.kept_bytes)
+        os.fsync(self._fd)
+        return TornTail(torn.kept_bytes, torn.cut_bytes, torn.reason, saved)
+
+    def append(self, lines: list[str]) -> None:
+        """Add one record of one or more lines; returns once it is on disk (after fsync)."""
+        lines = list(lines)
+        record = encode(lines)
+        if self._fd < 0:
+            raise JournalError("the journal is closed")
+        try:
+            written = 0
+            while written < len(record):
+                written += os.write(self._fd, record[written:])
+            os.fsync(self._fd)
+        except OSError as exc:
+            self._undo_partial_write()
+            raise JournalError(f"cannot write the journal {self.path}: {exc}") from exc
+        self._size += len(record)
+        self.bytes_written += len(record)
+        self.lines.extend(lines)
+
+    def _undo_partial_write(self) -> None:
+        # A half-written record would swallow the next one on replay; cut it now. If even that
+        # fails, refuse further appends rather than risk the records that are already safe.
+        try:
+            os.ftruncate(self._fd, self._size)
+            os.fsync(self._fd)
+        except OSError:
+            os.close(self._fd)
+            self._fd = -1
+
+    def archive(self, meta: dict) -> Path:
+        """Move the journal to ``archive/NNNN.log`` with ``meta`` beside it; start an empty one."""
+        if self._fd < 0:
+            raise JournalError("the journal is closed")
+        folder = self.state_dir / ARCHIVE_DIR
+        meta = {"archived_at": _iso(self._clock()), **meta}
+        text = json.dumps(meta, ensure_ascii=False, indent=1).encode("utf-8")
+        try:
+            meta_path = _write_durably(folder, ".json", text, self.state_dir)
+            log_path = meta_path.with_suffix(".log")
+            os.rename(self.path, log_path)
+            _fsync_dir(folder)
+            os.close(self._fd)
+            self._fd = -1
+            self._open()  # creates the empty journal and fsyncs the state directory
+        except OSError as exc:
+            raise JournalError(f"cannot archive the journal: {exc}") from exc
+        return log_path
+
+    def list_archive(self) -> list[ArchivedMatch]:
+        return list_archive(self.state_dir)
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+        if self._lock >= 0:
+            os.close(self._lock)
+            self._lock = -1
+
+    def __enter__(self) -> "Journal":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _iso(t: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
+
+
+def _make_dirs(path: Path) -> None:
+    """Create ``path`` and any missing parents, fsyncing each parent that gained an entry."""
+    if path.is_dir():
+        return
+    _make_dirs(path.parent)
+    path.mkdir(exist_ok=True)
+    _fsync_dir(path.parent)
+
+
+def _take_lock(path: Path) -> int:
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise JournalError(f"{path.parent} is in use by another scoreboard process") from None
+    return fd
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _next_number(folder: Path) -> int:
+    numbers = [int(m.group(1)) for p in folder.iterdir() if (m := _NUMBERED.match(p.name))]
+    return max(numbers, default=0) + 1
+
+
+def _write_durably(folder: Path, suffix: str, data: bytes, state_dir: Path) -> Path:
+    """Write ``data`` to the next free ``folder/NNNN<suffix>`` via a temporary file and rename."""
+    _make_dirs(folder)
+    path = folder / f"{_next_number(folder):04d}{suffix}"
+    tmp = path.with_name(path.name + ".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.rename(tmp, path)
+    _fsync_dir(folder)
+    return path
