@@ -25,32 +25,25 @@ from scoreboard.rules.state import MatchState
 PHASES = ["lag", "break", "play", "foul", "break-foul", "frame-over", "match-over"]
 IN_FRAME = ["break", "play", "foul", "break-foul"]
 
-# Each trigger's transitions are tried in order; the first whose guard holds is taken.
+# The machine's triggers are what the rules core says an event came to (its outcome);
+# a phase that has no such transition refuses the event.
 TRANSITIONS = [
     {"trigger": "configure", "source": ["lag", "break"], "dest": None},
     {"trigger": "name_breaker", "source": ["lag", "break"], "dest": "break"},
-    {
-        "trigger": "shoot",
-        "source": ["break", "play"],
-        "dest": "match-over",
-        "conditions": "match_won",
-    },
-    {
-        "trigger": "shoot",
-        "source": ["break", "play"],
-        "dest": "frame-over",
-        "conditions": "frame_won",
-    },
-    {"trigger": "shoot", "source": "break", "dest": "break-foul", "conditions": "fouled"},
-    {"trigger": "shoot", "source": "play", "dest": "foul", "conditions": "fouled"},
-    {"trigger": "shoot", "source": ["break", "play"], "dest": "play"},
-    {"trigger": "choose", "source": "break-foul", "dest": "break", "conditions": "reracked"},
-    {"trigger": "choose", "source": ["foul", "break-foul"], "dest": "play"},
-    {"trigger": "lapse", "source": IN_FRAME, "dest": None},
-    {"trigger": "start_next_frame", "source": "frame-over", "dest": "break"},
+    {"trigger": "pot", "source": ["break", "play"], "dest": "play"},  # FP-5.2
+    {"trigger": "miss", "source": ["break", "play"], "dest": "play"},  # FP-5.3
+    {"trigger": "foul", "source": "break", "dest": "break-foul"},  # GR-13.1
+    {"trigger": "foul", "source": "play", "dest": "foul"},  # FP-6, FP-7
+    {"trigger": "frame_won", "source": ["break", "play"], "dest": "frame-over"},  # FP-1, D-2
+    {"trigger": "match_won", "source": ["break", "play"], "dest": "match-over"},  # D-5
+    {"trigger": "play_on", "source": ["foul", "break-foul"], "dest": "play"},  # GR-7.4, GR-13.2
+    {"trigger": "rerack", "source": "break-foul", "dest": "break"},  # GR-13.2 (3)/(4)
+    {"trigger": "lapse", "source": IN_FRAME, "dest": None},  # FP-7 note, D-1
+    {"trigger": "next_frame", "source": "frame-over", "dest": "break"},  # GR-14, D-3
 ]
 
-TRIGGERS = {
+# An event's kind, and the triggers its outcome can be.
+KINDS = {
     Players: "configure",
     Race: "configure",
     Target: "configure",
@@ -59,7 +52,11 @@ TRIGGERS = {
     Shot: "shoot",
     Choose: "choose",
     Lapse: "lapse",
-    NextFrame: "start_next_frame",
+    NextFrame: "next_frame",
+}
+OUTCOMES = {
+    "shoot": ("pot", "miss", "foul", "frame_won", "match_won"),
+    "choose": ("play_on", "rerack"),
 }
 
 # Why an event is refused in a phase, in words for the people at the table.
@@ -71,38 +68,36 @@ REFUSALS = {
         "(choose accept-play|accept-pass|rerack-break|rerack-pass)"
     ),
     ("shoot", "frame-over"): "the frame is over: start the next one (next)",
-    ("choose", "lag"): "there is no foul to choose after",
-    ("choose", "break"): "there is no foul to choose after",
-    ("choose", "play"): "there is no foul to choose after",
-    ("choose", "frame-over"): "the frame is over: start the next one (next)",
     ("configure", "play"): "players, race, target and options are set before the first shot",
     ("name_breaker", "play"): "the breaker is chosen before the frame's first shot",
-    ("name_breaker", "foul"): "the breaker is chosen before the frame's first shot",
-    ("name_breaker", "break-foul"): "the breaker is chosen before the frame's first shot",
-    ("name_breaker", "frame-over"): "the frame is over: start the next one (next)",
     ("lapse", "lag"): "there is no penalty point to take back",
     ("lapse", "frame-over"): "the frame is over; a lapse can no longer change it (undo instead)",
-    ("start_next_frame", "lag"): "the frame has not started",
+    ("next_frame", "lag"): "the frame has not started",
 }
-for _trigger in ("configure", "shoot", "choose", "lapse", "start_next_frame", "name_breaker"):
-    REFUSALS[(_trigger, "match-over")] = "the match is over: only undo is possible"
-for _phase in IN_FRAME:
-    REFUSALS[("start_next_frame", _phase)] = "the frame is not over yet"
+for _phase in ("lag", "break", "play"):
+    REFUSALS[("choose", _phase)] = "there is no foul to choose after"
 for _phase in ("foul", "break-foul", "frame-over"):
     REFUSALS[("configure", _phase)] = REFUSALS[("configure", "play")]
+    REFUSALS[("name_breaker", _phase)] = REFUSALS[("name_breaker", "play")]
+for _phase in IN_FRAME:
+    REFUSALS[("next_frame", _phase)] = "the frame is not over yet"
+for _kind in ("configure", "name_breaker", "shoot", "choose", "lapse", "next_frame"):
+    REFUSALS[(_kind, "frame-over")] = REFUSALS.get(
+        (_kind, "frame-over"), "the frame is over: start the next one (next)"
+    )
+    REFUSALS[(_kind, "match-over")] = "the match is over: only undo is possible"
 
 
 class Lifecycle:
     """The model the machine drives: the phase (``state``) and the rules state (``rules``).
 
-    The rules core computes the next rules state once per event (``prepare_event``);
-    the guards read its outcome and the first transition taken commits it.
+    For each event the rules core computes the next rules state and its outcome;
+    the outcome is fired as the machine's trigger, and the transition commits it.
     """
 
     def __init__(self, rules: MatchState | None = None, phase: str = "lag") -> None:
         self.rules = rules or MatchState()
         self._next: MatchState | None = None
-        self._outcome: str | None = None
         self.machine = Machine(
             model=self,
             states=PHASES,
@@ -110,10 +105,17 @@ class Lifecycle:
             initial=phase,
             auto_transitions=False,
             queued=True,
-            send_event=True,
-            prepare_event="_judge",
             before_state_change="_commit",
         )
+        # Which kinds of event each phase takes, read off the machine itself.
+        self._takes = {
+            phase: {
+                kind
+                for kind in set(KINDS.values())
+                if set(OUTCOMES.get(kind, (kind,))) & set(self.machine.get_triggers(phase))
+            }
+            for phase in PHASES
+        }
 
     @property
     def phase(self) -> str:
@@ -125,51 +127,38 @@ class Lifecycle:
         self.rules = rules
 
     def apply(self, event: Event) -> None:
-        """Apply one event or raise :class:`RuleError` saying why it is refused."""
-        trigger = TRIGGERS[type(event)]
-        self._next = None
+        """Apply one event or raise :class:`RuleError` saying why; a refusal changes nothing."""
+        kind, phase = KINDS[type(event)], self.state
+        if kind not in self._takes[phase]:
+            raise RuleError(REFUSALS.get((kind, phase), f"not allowed in phase {phase}"))
+        self._next, outcome = self._judge(event, phase)
         try:
-            self.trigger(trigger, event)
+            self.trigger(outcome.replace("-", "_"))
         except MachineError:
-            reason = REFUSALS.get((trigger, self.state), f"not allowed in phase {self.state}")
-            raise RuleError(reason) from None
-        if self._next is not None:  # a guard held but no transition committed: cannot happen
-            raise RuleError(f"no transition for {trigger} in phase {self.state}")
+            raise RuleError(f"{kind} cannot end in {outcome} in phase {phase}") from None
+        finally:
+            self._next = None
 
-    # -- callbacks (names unlike any trigger) ---------------------------------------------
-    def _judge(self, event_data) -> None:
-        event = event_data.args[0]
-        rules, phase = self.rules, self.state
-        self._outcome = None
+    def _judge(self, event: Event, phase: str) -> tuple[MatchState, str]:
+        """The pure rules: the next rules state and what the event came to."""
+        rules = self.rules
         match event:
             case Players() | Race() | Target() | Option():
-                self._next = setup.configure(rules, event)
+                return setup.configure(rules, event), "configure"
             case Break(side):
-                self._next = frames.choose_breaker(rules, side)
+                return frames.choose_breaker(rules, side), "name_breaker"
             case Shot():
-                self._next, self._outcome = shots.play_shot(rules, event, opening=phase == "break")
+                return shots.play_shot(rules, event, opening=phase == "break")
             case Choose(choice):
-                self._next, self._outcome = penalty.decide(rules, choice)
+                return penalty.decide(rules, choice)
             case Lapse():
-                self._next = penalty.lapse(rules)
+                return penalty.lapse(rules), "lapse"
             case NextFrame():
-                self._next = frames.next_frame(rules)
+                return frames.next_frame(rules), "next_frame"
+        raise TypeError(f"not an event: {event!r}")
 
-    def _commit(self, event_data) -> None:
-        self.rules, self._next = self._next, None
-
-    # -- guards ----------------------------------------------------------------------------
-    def match_won(self, event_data) -> bool:
-        return self._outcome == "match-won"
-
-    def frame_won(self, event_data) -> bool:
-        return self._outcome == "frame-won"
-
-    def fouled(self, event_data) -> bool:
-        return self._outcome == "foul"
-
-    def reracked(self, event_data) -> bool:
-        return self._outcome == "break"
+    def _commit(self) -> None:
+        self.rules = self._next
 
 
 def diagram() -> str:
@@ -182,7 +171,6 @@ def diagram() -> str:
         initial="lag",
         auto_transitions=False,
         graph_engine="mermaid",
-        show_conditions=True,
         title="Frame lifecycle",
     )
     return machine.get_graph().draw(None)

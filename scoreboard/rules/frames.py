@@ -1,11 +1,9 @@
 """Frames and the match: who breaks (GR-8.4, GR-14, D-3), frame end (FP-1, D-2), race (D-5)."""
 
-from dataclasses import replace
-
 from scoreboard.rules.errors import RuleError
 from scoreboard.rules.rack import WHITE_BALLS, layout
 from scoreboard.rules.sides import Pair, Side, other
-from scoreboard.rules.state import MatchState
+from scoreboard.rules.state import MatchState, replace
 
 FULL_RACK = layout(WHITE_BALLS)  # GR-9.1
 
@@ -21,15 +19,15 @@ def choose_breaker(state: MatchState, side: Side) -> MatchState:
     return replace(state, due_breaker=side, breaker=side, striker=side, rack=FULL_RACK)
 
 
-def settle_frame(state: MatchState) -> tuple[MatchState, str | None]:
+def settle_frame(state: MatchState, outcome: str) -> tuple[MatchState, str]:
     """FP-1, D-2: the frame ends the moment a player reaches the target; D-5: race to N.
 
-    Returns the state and ``"match-won"``, ``"frame-won"`` or ``None``. Points past
-    the target stay as they are (D-2: never clipped).
+    Returns the state and ``"match-won"``, ``"frame-won"``, or ``outcome`` when
+    the frame goes on. Points past the target stay as they are (D-2: never clipped).
     """
     reached = [side for side in ("A", "B") if state.score[side] >= state.target]
     if not reached:
-        return state, None
+        return state, outcome
     # Only one player scores on a shot (the shooter by pots, the opponent by a penalty).
     winner: Side = reached[0]
     frames = state.frames.set(winner, state.frames[winner] + 1)

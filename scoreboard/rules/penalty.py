@@ -1,25 +1,35 @@
 """Fouls and their penalty ball (FP-6, FP-7, D-1, D-6) and the choices after them (GR-7.4, GR-13.2)."""
 
-from dataclasses import replace
-
 from scoreboard.rules.errors import RuleError
 from scoreboard.rules.events import AFTER_BREAK_FOUL, AFTER_FOUL, Choice
 from scoreboard.rules.fouls import FoulKind
 from scoreboard.rules.rack import layout
 from scoreboard.rules.sides import Side, other
-from scoreboard.rules.state import FoulRecord, MatchState
+from scoreboard.rules.state import FoulRecord, MatchState, Stats, replace
 
 
 def penalise(
-    state: MatchState, offender: Side, fouls: tuple[FoulKind, ...], *, to_spot: int, opening: bool
+    state: MatchState,
+    offender: Side,
+    fouls: tuple[FoulKind, ...],
+    *,
+    to_spot: int,
+    opening: bool,
+    shooter_stats: Stats | None = None,
+    **changes,
 ) -> MatchState:
     """FP-6/FP-7: one point (one penalty ball) to the offender's opponent, however many
     kinds the foul has (D-6); credited now, taken back by a lapse (D-1)."""
     gainer = other(offender)
-    score = state.score.set(gainer, state.score[gainer] + 1)
-    stats = state.stats.set(offender, state.stats[offender].fouled(fouls))
-    record = FoulRecord(offender, fouls, gainer, to_spot, on_break=opening)
-    return replace(state, score=score, stats=stats, foul=record, striker=None, decider=gainer)
+    return replace(
+        state,
+        score=state.score.set(gainer, state.score[gainer] + 1),
+        stats=state.stats.set(offender, (shooter_stats or state.stats[offender]).fouled(fouls)),
+        foul=FoulRecord(offender, fouls, gainer, to_spot, on_break=opening),
+        striker=None,
+        decider=gainer,
+        **changes,
+    )
 
 
 def choices(state: MatchState) -> tuple[Choice, ...]:
@@ -28,7 +38,7 @@ def choices(state: MatchState) -> tuple[Choice, ...]:
 
 
 def decide(state: MatchState, choice: Choice) -> tuple[MatchState, str]:
-    """Apply the decider's choice; the outcome is the phase's next step, ``play`` or ``break``."""
+    """Apply the decider's choice; the outcome is ``play-on`` or ``rerack``."""
     allowed = choices(state)
     if choice not in allowed:
         raise RuleError(f"after this foul the choices are {', '.join(allowed)}, not {choice}")
@@ -43,8 +53,8 @@ def decide(state: MatchState, choice: Choice) -> tuple[MatchState, str]:
         whites = state.balls_on_table - 1
         return replace(
             state, breaker=shooter, striker=shooter, decider=None, rack=layout(whites)
-        ), "break"
-    return replace(state, striker=shooter, decider=None), "play"
+        ), "rerack"
+    return replace(state, striker=shooter, decider=None), "play-on"
 
 
 def lapse(state: MatchState) -> MatchState:

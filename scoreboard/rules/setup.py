@@ -1,11 +1,9 @@
 """Match settings that may change only before the first shot: players, race, target, options."""
 
-from dataclasses import replace
-
 from scoreboard.rules.errors import RuleError
 from scoreboard.rules.events import Option, Players, Race, Target
 from scoreboard.rules.sides import Pair
-from scoreboard.rules.state import DEFAULT_TARGET, MatchState
+from scoreboard.rules.state import DEFAULT_TARGET, MatchState, replace
 
 MAX_RACE = 99
 MAX_NAME = 40

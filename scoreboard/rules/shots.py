@@ -1,6 +1,6 @@
 """A shot: is it legal, what counts, and who shoots next (FP-5, FP-6, GR-7, GR-13.1, GR-22)."""
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from scoreboard.rules.errors import RuleError
 from scoreboard.rules.events import JumpedBall, Shot
@@ -8,7 +8,7 @@ from scoreboard.rules.fouls import FoulKind
 from scoreboard.rules.frames import settle_frame
 from scoreboard.rules.penalty import penalise
 from scoreboard.rules.sides import Side, other
-from scoreboard.rules.state import MatchState
+from scoreboard.rules.state import MatchState, replace
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,27 +70,34 @@ def _check_counts(state: MatchState, shot: Shot, *, opening: bool) -> None:
 
 
 def play_shot(state: MatchState, shot: Shot, *, opening: bool) -> tuple[MatchState, str]:
-    """Apply one shot. Outcome: ``continue``, ``pass``, ``foul``, ``frame-won`` or ``match-won``."""
+    """Apply one shot. Outcome: ``pot``, ``miss``, ``foul``, ``frame-won`` or ``match-won``."""
     verdict = judge(state, shot, opening=opening)
     shooter = verdict.shooter
-    stats = state.stats.set(
-        shooter, replace(state.stats[shooter], shots=state.stats[shooter].shots + 1)
-    )
-    state = replace(state, started=True, frame_shots=state.frame_shots + 1, stats=stats)
+    before = state.stats[shooter]
+    counted = replace(before, shots=before.shots + 1)
+    common = {"started": True, "frame_shots": state.frame_shots + 1}
     if not verdict.legal:
         # GR-22.3/22.4: every ball that fell on a foul stroke is illegally pocketed and spotted.
         state = penalise(
-            state, shooter, verdict.fouls, to_spot=shot.pots + shot.jumped, opening=opening
+            state,
+            shooter,
+            verdict.fouls,
+            to_spot=shot.pots + shot.jumped,
+            opening=opening,
+            shooter_stats=counted,
+            **common,
         )
-        state, ended = settle_frame(state)  # D-2: a penalty point can end the frame
-        return state, ended or "foul"
+        return settle_frame(state, "foul")  # D-2: a penalty point can end the frame
     if shot.pots:
         # FP-5.2, FP-5.5, FP-6: every ball that falls on a legal shot counts; shoot again.
-        score = state.score.set(shooter, state.score[shooter] + shot.pots)
-        stats = state.stats.set(shooter, state.stats[shooter].potted(shot.pots))
-        state = replace(state, score=score, stats=stats, striker=shooter)
-        state, ended = settle_frame(state)
-        return state, ended or "continue"
+        state = replace(
+            state,
+            score=state.score.set(shooter, state.score[shooter] + shot.pots),
+            stats=state.stats.set(shooter, counted.potted(shot.pots)),
+            striker=shooter,
+            **common,
+        )
+        return settle_frame(state, "pot")
     # FP-5.3, GR-7.2: a legal shot that pockets nothing passes the turn.
-    stats = state.stats.set(shooter, replace(state.stats[shooter], run=0))
-    return replace(state, stats=stats, striker=other(shooter)), "pass"
+    stats = state.stats.set(shooter, replace(counted, run=0))
+    return replace(state, stats=stats, striker=other(shooter), **common), "miss"

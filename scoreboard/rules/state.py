@@ -1,11 +1,21 @@
 """The state of a match as immutable data; every rule is a function from one state to the next."""
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from scoreboard.rules.events import JumpedBall
 from scoreboard.rules.fouls import FoulKind
 from scoreboard.rules.rack import Rows
 from scoreboard.rules.sides import Pair, Side
+
+
+def replace(obj, **changes):
+    """``dataclasses.replace`` for our frozen, slotted records, without re-running
+    ``__init__``: replay of a long match spends much of its time here."""
+    new = object.__new__(type(obj))
+    for name in type(obj).__slots__:
+        object.__setattr__(new, name, changes[name] if name in changes else getattr(obj, name))
+    return new
+
 
 BALLS = 16  # FP-2: 15 white and one coloured
 DEFAULT_TARGET = 8  # FP-1

@@ -1,0 +1,81 @@
+"""The `scoreboard replay` and `scoreboard rack` commands as a user runs them."""
+
+import io
+import json
+
+import pytest
+
+from scoreboard.cli import main
+
+LOG = "players Olena Taras\nrace 2\nbreak A\nshot pots=3\nshot foul=push\n"
+
+
+def run(capsys, *argv, stdin=None, monkeypatch=None):
+    if stdin is not None:
+        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_replay_json_has_the_documented_keys(tmp_path, capsys):
+    path = tmp_path / "match.log"
+    path.write_text(LOG)
+    code, out, _ = run(capsys, "replay", str(path), "--json")
+    s = json.loads(out)
+    assert code == 0
+    for key in (
+        "phase",
+        "frame",
+        "breaker",
+        "striker",
+        "decider",
+        "score",
+        "frames",
+        "balls_on_table",
+        "winner",
+    ):
+        assert key in s
+    assert s["phase"] == "foul" and s["decider"] == "B" and s["score"] == {"A": 3, "B": 1}
+
+
+def test_replay_reads_stdin_and_prints_a_summary(capsys, monkeypatch):
+    code, out, _ = run(capsys, "replay", "-", stdin=LOG, monkeypatch=monkeypatch)
+    assert code == 0 and "Olena 3 : 1 Taras" in out and "foul by Olena (push)" in out
+
+
+def test_replay_refuses_a_bad_log_with_status_2_and_prints_no_result(capsys, monkeypatch):
+    code, out, err = run(
+        capsys, "replay", "-", "--json", stdin=LOG + "next\n", monkeypatch=monkeypatch
+    )
+    assert code == 2 and out == ""
+    assert "line 6: the frame is not over yet" in err
+
+
+def test_replay_of_a_missing_file_is_a_clear_error(capsys, tmp_path):
+    code, _, err = run(capsys, "replay", str(tmp_path / "nope.log"))
+    assert code == 2 and "cannot read" in err
+
+
+def test_rack_json_and_picture(capsys):
+    code, out, _ = run(capsys, "rack", "12", "--json")
+    assert code == 0 and json.loads(out) == [[0], [1, 1], [1, 1, 1], [1, 1, 1, 1], [0, 1, 1, 1, 0]]
+    code, out, _ = run(capsys, "rack", "4")
+    assert out.splitlines() == ["  ●", " ● ●", "· ● ·"]
+
+
+@pytest.mark.parametrize("bad", ["0", "16", "seven", "-3"])
+def test_rack_refuses_anything_but_1_to_15(capsys, bad):
+    code, out, err = run(capsys, "rack", bad)
+    assert code == 2 and out == "" and "1 to 15" in err
+
+
+def test_lifecycle_diagram_in_docs_is_generated_from_the_code():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    generated = subprocess.run(
+        [sys.executable, "-m", "scoreboard.lifecycle"], capture_output=True, text=True, check=True
+    ).stdout
+    assert Path(__file__).parent.parent.joinpath("docs/lifecycle.md").read_text() == generated

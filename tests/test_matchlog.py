@@ -1,0 +1,62 @@
+"""The match-log format: parsing, refusals with line numbers, formatting, undo."""
+
+import pytest
+from matchplay import match, play
+
+from scoreboard.matchlog import LogError, format_event, parse, replay
+
+
+@pytest.mark.parametrize(
+    "log, line, why",
+    [
+        ("break A\nfly away", 2, "unknown event 'fly'"),
+        ("break A\nshot foul=sneeze", 2, "unknown foul kind 'sneeze'"),
+        ("break A\nshot pots=two", 2, "pots must be a whole number"),
+        ("break A\nshot pots=1 pots=2", 2, "pots= given twice"),
+        ("break A\nshot colour=red", 2, "unknown shot field"),
+        ("break C", 1, "expected A or B"),
+        ("players Olena", 1, "expected: players NAME_A NAME_B"),
+        ("break A\nshot\nchoose play", 3, "there is no foul to choose after"),
+        ("break A\nshot crossed=maybe", 2, "crossed must be yes or no"),
+        ("undo", 1, "nothing to undo"),
+        ("break A\nshot foul=push\nchoose sideways", 3, "unknown choice 'sideways'"),
+        ("race 0", 1, "race is 1 to 99 frames"),
+    ],
+)
+def test_bad_logs_name_the_line_and_why(log, line, why):
+    with pytest.raises(LogError) as err:
+        play(log)
+    assert err.value.line_no == line and why in err.value.reason
+
+
+def test_comments_and_blank_lines_are_ignored():
+    s = play("# a match\n\nplayers Olena Taras   # names\n\nbreak A\n  shot pots=2  \n")
+    assert s["score"] == {"A": 2, "B": 0} and s["events"] == 3
+
+
+def test_format_then_parse_is_the_same_event():
+    log = (
+        "players Olena Taras\nrace 3\ntarget 7\noption jumped-ball=spot\nbreak B\n"
+        "shot pots=1 foul=push,feet jumped=2 cushions=3 crossed=yes by=A\nchoose rerack-pass\n"
+        "lapse\nnext\nundo"
+    )
+    entries = parse(log.splitlines())
+    assert [format_event(e.item) for e in entries] == log.splitlines()
+
+
+def test_undo_across_a_frame_end_is_exact():
+    m = match("race 2\nbreak A\nshot pots=5\nshot\nshot pots=2\nshot foul=push\nchoose play")
+    before = m.snapshot()
+    replay(["shot pots=3", "next", "shot pots=1"], m)
+    assert m.snapshot()["frame"] == 2
+    for _ in range(3):
+        m.undo()
+    assert m.snapshot() == before
+
+
+def test_undo_everything_gives_a_new_match():
+    m = match("break A\nshot pots=2\nshot foul=push")
+    while m.events:
+        m.undo()
+    assert m.snapshot() == match("").snapshot()
+    assert m.phase == "lag"

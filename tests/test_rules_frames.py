@@ -1,0 +1,83 @@
+"""Frames and the match: FP-1, GR-14, D-2, D-3, D-5, and what a phase refuses."""
+
+import pytest
+from matchplay import play, score
+
+from scoreboard.matchlog import LogError
+
+FRAME_A_WINS = "shot pots=8"  # the breaker pots 8 on the break and continues: frame over
+
+
+def test_FP_1_the_frame_ends_at_8_points():
+    s = play("race 2\nbreak A\nshot pots=5\nshot pots=2")
+    assert s["phase"] == "play" and score(s) == (7, 0)
+    s = play("race 2\nbreak A\nshot pots=5\nshot pots=2\nshot pots=1")
+    assert s["phase"] == "frame-over" and s["frames"] == {"A": 1, "B": 0}
+    assert s["striker"] is None and s["frame_winner"] == "A"
+
+
+def test_D_5_target_is_configurable():
+    s = play("target 3\nrace 2\nbreak A\nshot pots=3")
+    assert s["phase"] == "frame-over" and s["target"] == 3
+
+
+@pytest.mark.parametrize("target", [0, 9])
+def test_D_5_target_outside_1_to_8_is_refused(target):
+    with pytest.raises(LogError, match=f"line 1: target is 1 to 8 points, not {target}"):
+        play(f"target {target}")
+
+
+def test_D_5_race_1_the_first_frame_ends_the_match():
+    s = play("break A\nshot pots=8")
+    assert s["phase"] == "match-over" and s["winner"] == "A" and s["frames"] == {"A": 1, "B": 0}
+    assert score(s) == (8, 0)  # the last frame's score is kept
+
+
+def test_D_5_race_to_2_frames():
+    s = play("race 2\nbreak A\nshot pots=8\nnext\nshot\nshot pots=8")
+    assert s["phase"] == "match-over" and s["winner"] == "A" and s["frame"] == 2
+
+
+def test_GR_14_D_3_breaks_alternate_frame_by_frame():
+    s = play("race 3\nbreak A\nshot pots=8\nnext")
+    assert s["phase"] == "break" and s["frame"] == 2 and s["breaker"] == "B"
+    assert score(s) == (0, 0) and s["balls_on_table"] == 16
+    s = play("race 3\nbreak A\nshot pots=8\nnext\nshot pots=8\nnext")
+    assert s["breaker"] == "A" and s["frame"] == 3
+
+
+def test_D_3_rerack_inside_a_frame_does_not_change_the_next_breaker():
+    log = "race 3\nbreak A\nshot cushions=0\nchoose rerack-break\nshot\nshot pots=8\nnext"
+    s = play(log)
+    assert s["breaker"] == "B"  # A was due to break frame 1, so B breaks frame 2
+
+
+def test_D_3_an_override_makes_the_named_player_due():
+    s = play("race 3\nbreak A\nshot pots=8\nnext\nbreak A\nshot pots=8\nnext")
+    assert s["breaker"] == "B" and s["frame"] == 3
+
+
+def test_next_mid_frame_is_refused():
+    with pytest.raises(LogError, match="line 3: the frame is not over yet"):
+        play("break A\nshot\nnext")
+
+
+def test_only_undo_after_match_over():
+    with pytest.raises(LogError, match="line 3: the match is over: only undo"):
+        play("break A\nshot pots=8\nnext")
+    with pytest.raises(LogError, match="line 3: the match is over: only undo"):
+        play("break A\nshot pots=8\nshot")
+    s = play("break A\nshot pots=8\nundo")
+    assert s["phase"] == "break"
+
+
+def test_settings_only_before_the_first_shot():
+    with pytest.raises(LogError, match="line 3: players, race, target"):
+        play("break A\nshot\nplayers X Y")
+    s = play("players Olena Taras\nbreak A\nrace 3")
+    assert s["players"] == {"A": "Olena", "B": "Taras"} and s["race"] == 3
+
+
+def test_frame_scores_are_kept_for_the_match():
+    s = play("race 2\nbreak A\nshot pots=8\nnext\nshot pots=3\nshot\nshot pots=8")
+    assert s["frame_scores"] == [[8, 0], [8, 3]]
