@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+SOURCES = $(wildcard scoreboard tests bench firmware)
 
 .PHONY: sim test lint format bench gallery diagram clean
 
@@ -10,16 +11,16 @@ sim: $(STAMP)
 	$(BIN)/scoreboard sim
 
 test: $(STAMP)
-	$(BIN)/ruff check scoreboard tests bench firmware
+	$(BIN)/ruff check $(SOURCES)
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check scoreboard tests bench firmware
-	$(BIN)/ruff format --check scoreboard tests bench firmware
+	$(BIN)/ruff check $(SOURCES)
+	$(BIN)/ruff format --check $(SOURCES)
 
 format: $(STAMP)
-	$(BIN)/ruff format scoreboard tests bench firmware
-	$(BIN)/ruff check --fix scoreboard tests bench firmware
+	$(BIN)/ruff format $(SOURCES)
+	$(BIN)/ruff check --fix $(SOURCES)
 
 bench: $(STAMP)
 	$(BIN)/python bench/replay_speed.py
