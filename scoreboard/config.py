@@ -1,0 +1,399 @@
+"""Strict TOML configuration: every key read and checked at start, into frozen dataclasses.
+
+Anything wrong (an unknown section or key, a wrong type, a value out of range, a key that the
+chosen display driver does not use, a pin used twice or reserved) raises `ConfigError`, whose
+message names the file, the line where it can be found, the key and the reason. Each key and
+its default is documented in ``config.example.toml`` next to this module.
+"""
+
+import re
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+
+DEFAULT_PATH = Path("/etc/scoreboard/scoreboard.toml")
+EXAMPLE_PATH = Path(__file__).with_name("config.example.toml")
+
+
+class ConfigError(Exception):
+    """The config cannot be used; the message says where and why."""
+
+    def __init__(self, reason: str, *, path=None, line: int | None = None, key: str | None = None):
+        self.reason, self.path, self.line, self.key = reason, path, line, key
+        where = ":".join(str(p) for p in (path, line) if p is not None)
+        super().__init__(": ".join(p for p in (where, key, reason) if p))
+
+
+def _opt(default, *, limits=None, choices=None, length=None, count=None, hex=False):
+    """A config key with its default and what values it accepts."""
+    meta = {"limits": limits, "choices": choices, "length": length, "count": count, "hex": hex}
+    return field(default=default, metadata=meta)
+
+
+@dataclass(frozen=True)
+class MatchConfig:
+    player_a: str = _opt("Гравець A", length=(1, 20))
+    player_b: str = _opt("Гравець B", length=(1, 20))
+    race: int = _opt(1, limits=(1, 99))
+    target: int = _opt(8, limits=(1, 8))
+
+
+@dataclass(frozen=True)
+class RulesConfig:
+    jumped_ball: str = _opt("foul", choices=("foul", "spot"))  # D-4
+
+
+# Which wiring each display driver can use; an empty tuple means it needs none (emulators).
+DRIVERS = {
+    "ssd1306": ("i2c", "spi"),
+    "sh1106": ("i2c", "spi"),
+    "ssd1322": ("spi",),
+    "max7219": ("spi",),
+    "emulator-terminal": (),
+    "emulator-pygame": (),
+    "emulator-capture": (),
+    "dummy": (),
+}
+_SIZES = {"ssd1322": (256, 64)}  # the others are 128 x 64 unless configured
+_CONTRAST = {"max7219": 0x70}  # luma's defaults; the OLEDs start at 0xCF
+
+
+@dataclass(frozen=True)
+class ScreenConfig:
+    driver: str = _opt("ssd1306", choices=tuple(DRIVERS))
+    interface: str = _opt("i2c", choices=("i2c", "spi"))
+    port: int = _opt(1, limits=(0, 99))
+    address: int = _opt(0x3C, limits=(0x03, 0x77), hex=True)
+    spi_device: int = _opt(0, limits=(0, 2))
+    gpio_dc: int = _opt(24, limits=(0, 27))
+    gpio_rst: int = _opt(25, limits=(0, 27))
+    rotate: int = _opt(0, limits=(0, 3))
+    width: int = _opt(128, limits=(8, 1024))
+    height: int = _opt(64, limits=(8, 1024))
+    cascaded: int = _opt(1, limits=(1, 16))
+    block_orientation: int = _opt(0, choices=(0, 90, -90, 180))
+    contrast: int = _opt(0xCF, limits=(0, 255), hex=True)
+
+
+# Keys each kind of driver uses besides `driver` and `rotate`; any other key is a mistake.
+_OLED_KEYS = {"interface", "port", "width", "height", "contrast"}
+_WIRING_KEYS = {"i2c": {"address"}, "spi": {"spi_device", "gpio_dc", "gpio_rst"}}
+_MATRIX_KEYS = {"interface", "port", "spi_device", "cascaded", "block_orientation", "contrast"}
+_EMULATOR_KEYS = {"width", "height"}
+_SCREEN_KEYS = {f.name for f in fields(ScreenConfig)}
+
+
+@dataclass(frozen=True)
+class DisplayConfig:
+    language: str = _opt("uk", choices=("uk", "ru", "en"))
+    screens: tuple[ScreenConfig, ...] = (ScreenConfig(),)  # [[display.screen]] in the file
+
+
+@dataclass(frozen=True)
+class PinsConfig:
+    player_a: int = _opt(5, limits=(0, 27))
+    player_b: int = _opt(6, limits=(0, 27))
+    foul: int = _opt(13, limits=(0, 27))
+    undo: int = _opt(19, limits=(0, 27))
+    pockets: tuple[int, ...] = _opt((17, 27, 22, 23, 24, 25), limits=(0, 27), count=6)
+
+
+@dataclass(frozen=True)
+class SensorsConfig:
+    source: str = _opt("board", choices=("board", "gpio", "none"))
+    port: str = _opt("", length=(0, 200))
+    usb_vid: int = _opt(0x2E8A, limits=(0, 0xFFFF), hex=True)
+    usb_pid: int = _opt(0x0005, limits=(0, 0xFFFF), hex=True)
+    heartbeat_timeout: float = _opt(5.0, limits=(0.5, 60.0))
+
+
+@dataclass(frozen=True)
+class TimingsConfig:
+    hold_time: float = _opt(1.0, limits=(0.3, 10.0))
+    undo_hold_time: float = _opt(3.0, limits=(0.3, 30.0))
+    shot_pause: float = _opt(5.0, limits=(0.5, 60.0))
+    foul_kind_window: float = _opt(4.0, limits=(0.5, 60.0))
+    button_debounce: float = _opt(0.02, limits=(0.0, 0.25))
+    beam_min: float = _opt(0.004, limits=(0.0005, 0.5))
+    beam_stuck: float = _opt(2.0, limits=(0.1, 60.0))
+
+
+@dataclass(frozen=True)
+class ServiceConfig:
+    state_dir: str = _opt("/var/lib/scoreboard", length=(1, 200))
+    log_level: str = _opt("info", choices=("debug", "info", "warning", "error"))
+
+
+@dataclass(frozen=True)
+class Config:
+    match: MatchConfig = MatchConfig()
+    rules: RulesConfig = RulesConfig()
+    display: DisplayConfig = DisplayConfig()
+    pins: PinsConfig = PinsConfig()
+    sensors: SensorsConfig = SensorsConfig()
+    timings: TimingsConfig = TimingsConfig()
+    service: ServiceConfig = ServiceConfig()
+
+
+SECTIONS = {f.name: f.type for f in fields(Config)}
+
+# Pins the header gives to buses; a button or sensor there would fight the bus.
+RESERVED_PINS = {
+    0: "the HAT ID EEPROM (ID_SD)",
+    1: "the HAT ID EEPROM (ID_SC)",
+    2: "I2C (SDA)",
+    3: "I2C (SCL)",
+    14: "the UART (TXD)",
+    15: "the UART (RXD)",
+}
+SPI_PINS = {
+    0: {7: "SPI0 CE1", 8: "SPI0 CE0", 9: "SPI0 MISO", 10: "SPI0 MOSI", 11: "SPI0 SCLK"},
+    1: {
+        16: "SPI1 CE2",
+        17: "SPI1 CE1",
+        18: "SPI1 CE0",
+        19: "SPI1 MISO",
+        20: "SPI1 MOSI",
+        21: "SPI1 SCLK",
+    },
+}
+
+
+def default() -> Config:
+    """The configuration used when the file sets nothing."""
+    return Config()
+
+
+def load(path: str | Path = DEFAULT_PATH) -> Config:
+    """Read and check the config file at ``path``."""
+    try:
+        text = Path(path).read_bytes().decode("utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read the config: {exc.strerror}", path=path) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"not UTF-8 text ({exc.reason})", path=path) from None
+    return loads(text, path=path)
+
+
+def loads(text: str, *, path: str | Path = "<config>") -> Config:
+    """Check config text; ``path`` only names it in messages."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        line = re.search(r"at line (\d+)", str(exc))
+        raise ConfigError(
+            f"not valid TOML: {exc}", path=path, line=int(line.group(1)) if line else None
+        ) from None
+    return _Reader(text, path).config(data)
+
+
+class _Reader:
+    """Turns parsed TOML into a `Config`, pointing every complaint at its line."""
+
+    def __init__(self, text: str, path):
+        self.lines = text.splitlines()
+        self.path = path
+
+    def fail(self, reason: str, table: str, key: str | None = None, index: int | None = None):
+        name = table + (f"[{index + 1}]" if index is not None else "")
+        name = ".".join(p for p in (name, key) if p)
+        line = self.line_of(table, index, key)
+        raise ConfigError(reason, path=self.path, line=line, key=name)
+
+    def config(self, data: dict) -> Config:
+        for name, value in data.items():
+            if name not in SECTIONS:
+                self.fail(f"unknown section (known: {', '.join(SECTIONS)})", name)
+            if not isinstance(value, dict):
+                self.fail("must be a table, like [" + name + "]", name)
+        sections = {}
+        for name, cls in SECTIONS.items():
+            table = dict(data.get(name, {}))
+            if name == "display":
+                screens = self.screens(table.pop("screen", None))
+                sections[name] = replace(self.section(cls, table, name), screens=screens)
+            else:
+                sections[name] = self.section(cls, table, name)
+        config = Config(**sections)
+        self.check_buses(config.display.screens)
+        self.check_timings(config.timings)
+        self.check_pins(config)
+        return config
+
+    def section(self, cls, table: dict, name: str, index: int | None = None, skip=()):
+        known = {f.name: f for f in fields(cls) if f.metadata and f.name not in skip}
+        for key in table:
+            if key not in known:
+                self.fail(f"unknown key (known: {', '.join(known)})", name, key, index)
+        values = {
+            key: self.value(known[key], table[key], name, key, index)
+            for key in known
+            if key in table
+        }
+        return cls(**values)
+
+    def value(self, f, value, table: str, key: str, index: int | None):
+        meta = f.metadata
+        if f.type == tuple[int, ...]:
+            if not isinstance(value, list) or not all(_is_int(v) for v in value):
+                self.fail(f"must be a list of whole numbers, got {value!r}", table, key, index)
+            if meta["count"] and len(value) != meta["count"]:
+                self.fail(f"must list {meta['count']}, got {len(value)}", table, key, index)
+            for v in value:
+                self.check_value(meta, v, table, key, index)
+            return tuple(value)
+        if f.type is float and (_is_int(value) or isinstance(value, float)):
+            value = float(value)
+        elif (f.type is int and not _is_int(value)) or not isinstance(value, f.type):
+            wanted = {int: "a whole number", float: "a number", str: "a string"}[f.type]
+            self.fail(f"must be {wanted}, got {value!r}", table, key, index)
+        self.check_value(meta, value, table, key, index)
+        return value
+
+    def check_value(self, meta, value, table, key, index) -> None:
+        show = (lambda v: f"0x{v:02X}") if meta["hex"] else repr
+        if meta["choices"] and value not in meta["choices"]:
+            allowed = ", ".join(repr(c) for c in meta["choices"])
+            self.fail(f"must be one of {allowed}; got {value!r}", table, key, index)
+        if meta["limits"]:
+            low, high = meta["limits"]
+            if not low <= value <= high:
+                reason = f"must be {show(low)} to {show(high)}, got {show(value)}"
+                self.fail(reason, table, key, index)
+        if meta["length"]:
+            low, high = meta["length"]
+            if not low <= len(value) <= high:
+                self.fail(f"must be {low} to {high} characters long", table, key, index)
+            if any(ord(c) < 0x20 for c in value):
+                self.fail("must not hold control characters", table, key, index)
+
+    def screens(self, raw) -> tuple[ScreenConfig, ...]:
+        if raw is None:
+            return DisplayConfig().screens
+        if not isinstance(raw, list) or not raw or not all(isinstance(s, dict) for s in raw):
+            self.fail("must be one or more [[display.screen]] tables", "display", "screen")
+        return tuple(self.screen(table, i) for i, table in enumerate(raw))
+
+    def screen(self, table: dict, index: int) -> ScreenConfig:
+        name = "display.screen"
+        driver = table.get("driver", ScreenConfig.driver)
+        driver = self.section(ScreenConfig, {"driver": driver}, name, index).driver
+        wirings = DRIVERS[driver]
+        interface = "i2c"
+        if wirings:
+            wiring = {"interface": table.get("interface", wirings[0])}
+            interface = self.section(ScreenConfig, wiring, name, index).interface
+            if interface not in wirings:
+                reason = f"a {driver} display connects by {' or '.join(wirings)}"
+                self.fail(reason, name, "interface", index)
+        allowed = {"driver", "rotate"} | _driver_keys(driver, interface)
+        for key in table:
+            if key in _SCREEN_KEYS and key not in allowed:
+                on = f" on {interface}" if wirings else ""
+                self.fail(f"not used by a {driver} display{on}", name, key, index)
+        width, height = _SIZES.get(driver, (128, 64))
+        defaults = {
+            "interface": interface,
+            "port": 1 if interface == "i2c" else 0,
+            "width": width,
+            "height": height,
+            "contrast": _CONTRAST.get(driver, 0xCF),
+        }
+        screen = self.section(ScreenConfig, {**defaults, **table}, name, index)
+        if driver == "max7219":  # its size follows from the number of 8x8 modules
+            screen = replace(screen, width=8 * screen.cascaded, height=8)
+        if wirings and interface == "spi":
+            if screen.port not in SPI_PINS:
+                self.fail("must be 0 (SPI0) or 1 (SPI1) for an SPI display", name, "port", index)
+            selects = len(_chip_selects(screen.port))
+            if screen.spi_device >= selects:
+                reason = f"SPI{screen.port} has chip selects 0 to {selects - 1}"
+                self.fail(reason, name, "spi_device", index)
+        return screen
+
+    def check_buses(self, screens: tuple[ScreenConfig, ...]) -> None:
+        """Refuse two screens on the same I2C address or the same SPI chip select."""
+        seen = {}
+        for index, s in enumerate(screens):
+            if not DRIVERS[s.driver]:
+                continue
+            if s.interface == "i2c":
+                spot, key = (s.interface, s.port, s.address), "address"
+                what = f"I2C port {s.port} address 0x{s.address:02X}"
+            else:
+                spot, key = (s.interface, s.port, s.spi_device), "spi_device"
+                what = f"SPI{s.port} chip select {s.spi_device}"
+            if spot in seen:
+                reason = f"{what} is already used by display.screen[{seen[spot] + 1}]"
+                self.fail(reason, "display.screen", key, index)
+            seen[spot] = index
+
+    def check_timings(self, t: TimingsConfig) -> None:
+        if t.beam_min >= t.beam_stuck:
+            self.fail("must be shorter than timings.beam_stuck", "timings", "beam_min")
+
+    def check_pins(self, config: Config) -> None:
+        """Refuse a pin that two things claim, or one that belongs to a bus."""
+        owners = {pin: (what, None) for pin, what in RESERVED_PINS.items()}
+        claims = []  # (pin, table, key, index) in the order a person reads the file
+        for i, s in enumerate(config.display.screens):
+            if DRIVERS[s.driver] and s.interface == "spi":
+                for pin, what in SPI_PINS[s.port].items():
+                    owners.setdefault(pin, (what, f"display.screen[{i + 1}]"))
+        for key in ("player_a", "player_b", "foul", "undo"):
+            claims.append((getattr(config.pins, key), "pins", key, None))
+        if config.sensors.source == "gpio":  # otherwise the pocket pins are not wired
+            claims += [(pin, "pins", "pockets", None) for pin in config.pins.pockets]
+        for i, s in enumerate(config.display.screens):
+            if s.interface == "spi" and s.driver != "max7219" and DRIVERS[s.driver]:
+                claims += [(s.gpio_dc, "display.screen", "gpio_dc", i)]
+                claims += [(s.gpio_rst, "display.screen", "gpio_rst", i)]
+        for pin, table, key, index in claims:
+            name = table + (f"[{index + 1}]" if index is not None else "") + "." + key
+            if pin in owners:
+                what, by = owners[pin]
+                reason = f"GPIO {pin} is {what}" + (f", used by {by}" if by else "")
+                self.fail(reason, table, key, index)
+            owners[pin] = (f"already used by {name}", None)
+
+    def line_of(self, table: str, index: int | None, key: str | None) -> int | None:
+        """Best effort: the line of ``key`` inside ``[table]`` (the index-th ``[[table]]``)."""
+        current, count, header = "", {}, None
+        for number, text in enumerate(self.lines, 1):
+            text = text.strip()
+            if match := _HEADER.match(text):
+                array, current = match.group(1), re.sub(r"[\s\"']", "", match.group(2))
+                count[current] = count.get(current, -1) + 1 if array else 0
+                inside = current == table and (index is None or count[current] == index)
+                if inside and header is None:
+                    header = number
+                    if key is None:
+                        return number
+                continue
+            inside = current == table and (index is None or count.get(current) == index)
+            if inside and key and (match := _KEY.match(text)) and match.group(2) == key:
+                return number
+        if header is None and table:  # written inline in the parent table, or at the top
+            parent, _, child = table.rpartition(".")
+            return self.line_of(parent, None, child)
+        return header
+
+
+_HEADER = re.compile(r"^\[(\[?)\s*([^\[\]]+?)\s*\]\]?")
+_KEY = re.compile(r"""^(["']?)([A-Za-z0-9_-]+)\1\s*=""")
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _driver_keys(driver: str, interface: str) -> set[str]:
+    if driver == "max7219":
+        return _MATRIX_KEYS
+    if DRIVERS[driver]:
+        return _OLED_KEYS | _WIRING_KEYS[interface]
+    return _EMULATOR_KEYS
+
+
+def _chip_selects(port: int) -> list[int]:
+    return [pin for pin, what in SPI_PINS[port].items() if " CE" in what]
