@@ -8,7 +8,7 @@ import statistics
 import time
 
 from scoreboard.match import Match
-from scoreboard.matchlog import parse, play, replay
+from scoreboard.matchlog import parse, replay
 
 
 def synthetic_log(frames: int, *, seed: int = 7) -> list[str]:
@@ -35,7 +35,7 @@ def synthetic_log(frames: int, *, seed: int = 7) -> list[str]:
                 line = f"shot foul={rng.choice(['push', 'no-contact', 'double-hit'])}"
             else:
                 line = "lapse" if s.foul and not s.foul.lapsed and phase == "play" else "shot"
-        play(probe, parse([line])[0].item)
+        probe.step(parse([line])[0].item)
         lines.append(line)
     return lines
 
@@ -61,7 +61,7 @@ def main() -> None:
         start = time.perf_counter()
         match.undo()
         timings.append(time.perf_counter() - start)
-        play(match, items[-1])  # put it back for the next round
+        match.step(items[-1])  # put it back for the next round
     print(
         f"undo at event {len(match.events)}: median {statistics.median(timings) * 1e3:.4f} ms, "
         f"max {max(timings) * 1e3:.4f} ms (target <= 10 ms)"

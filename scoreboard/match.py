@@ -33,6 +33,28 @@ class Match:
         self.lifecycle.apply(event)
         self._history.append((event, *before))
 
+    def step(self, item: Event | str) -> None:
+        """One line of a match log: an event, or ``"undo"``."""
+        if item == "undo":
+            self.undo()
+        else:
+            self.apply(item)
+
+    def apply_all(self, items: list[Event | str]) -> None:
+        """Apply events and undos (``"undo"``) as one step: all of them, or none if one is refused.
+
+        The panel amends the open shot this way (``undo`` + the shot with one more
+        ball), and the journal writes the same items as one record.
+        """
+        saved = (list(self._history), self.lifecycle.phase, self.lifecycle.rules)
+        try:
+            for item in items:
+                self.step(item)
+        except RuleError:
+            self._history, phase, rules = saved
+            self.lifecycle.restore(phase, rules)
+            raise
+
     def undo(self) -> Event:
         """Take back the last event and return it."""
         if not self._history:
@@ -48,7 +70,7 @@ class Match:
         return {
             "phase": phase,
             "frame": s.frame,
-            "players": s.players.as_dict(),
+            "players": {side: name.replace("_", " ") for side, name in s.players.as_dict().items()},
             "race": s.race,
             "target": s.target,
             "breaker": s.breaker,

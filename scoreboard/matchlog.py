@@ -135,20 +135,12 @@ def parse(lines: Iterable[str]) -> list[Entry]:
     return entries
 
 
-def play(match: Match, item: Event | str) -> None:
-    """Apply one parsed item (an event or an undo) to ``match``; RuleError if refused."""
-    if item == UNDO:
-        match.undo()
-    else:
-        match.apply(item)
-
-
 def replay(lines: Iterable[str], match: Match | None = None) -> Match:
     """Replay a whole log; the first refused line raises :class:`LogError`."""
     match = match or Match()
     for entry in parse(lines):
         try:
-            play(match, entry.item)
+            match.step(entry.item)
         except RuleError as exc:
             raise LogError(entry.line_no, str(exc)) from None
     return match

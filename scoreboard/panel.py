@@ -1,0 +1,190 @@
+"""The button panel and pocket sensors: what each input means in each phase (issue 3's table).
+
+The panel turns timestamped input events into match-log items. It never changes
+the match itself: the app applies the items (all or none), makes them durable in
+the journal, then shows them, and tells the panel with :meth:`Panel.applied`.
+"""
+
+from dataclasses import dataclass, field, replace
+
+from scoreboard.inputs.events import ButtonHold, ButtonPress, Pot
+from scoreboard.match import Match
+from scoreboard.matchlog import UNDO
+from scoreboard.rules.events import Break, Choice, Choose, NextFrame, Shot
+from scoreboard.rules.fouls import FOUL_KINDS, FoulKind
+from scoreboard.rules.sides import SIDES
+
+PLAYER_BUTTONS = SIDES
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What an input comes to: items to apply as one step, and/or a hint for the display."""
+
+    items: tuple = ()
+    hint: str | None = None  # a message key (see scoreboard.display's catalogs)
+    new_match: bool = False
+
+
+IGNORED = Outcome()
+
+
+def foul_kinds_to_step(on_break: bool) -> tuple[FoulKind, ...]:
+    """The order FOUL presses step through: ``other`` first, then every named kind."""
+    named = [k for k in FOUL_KINDS if k is not FoulKind.OTHER]
+    if not on_break:
+        named.remove(FoulKind.ILLEGAL_BREAK)  # GR-13.1 is about the opening break only
+    return (FoulKind.OTHER, *named)
+
+
+@dataclass(frozen=True)
+class _OpenShot:
+    """The last shot the panel entered, while pots may still join it or its foul kind change."""
+
+    shot: Shot
+    on_break: bool  # it was the opening break (GR-13.1 kinds apply)
+    changed: float  # when a ball last joined it
+    foul_at: float | None  # when its foul was entered or last stepped
+    events: int = 0  # len(match.events) once applied: it must still be the last event
+
+
+@dataclass
+class Panel:
+    match: Match
+    shot_pause: float = 5.0  # pots closer than this belong to one shot
+    foul_kind_window: float = 4.0  # FOUL presses this soon after the last step the kind
+    double_press_guard: float = 0.5  # a second player button this soon is two buttons at once
+    confirm_window: float = 5.0  # for the UNDO press confirming a new match
+    _open: _OpenShot | None = field(default=None, init=False)
+    _intent: _OpenShot | None = field(default=None, init=False)
+    _last_player_press: float = field(default=float("-inf"), init=False)
+    _new_match_asked: float | None = field(default=None, init=False)
+
+    # -- the entry points -----------------------------------------------------------------------
+    def handle(self, event) -> Outcome:
+        """What ``event`` comes to now; nothing changes until :meth:`applied`."""
+        self._intent = None
+        if self._new_match_asked is not None and not _is(event, ButtonPress, "undo"):
+            self._new_match_asked = None  # any other input cancels the question
+        match event:
+            case Pot():
+                return self._pot(event.t)
+            case ButtonPress(button="foul"):
+                return self._foul(event.t)
+            case ButtonPress(button="undo"):
+                return self._undo(event.t)
+            case ButtonHold(button="undo"):
+                self._new_match_asked = event.t
+                return Outcome(hint="confirm-new-match")
+            case ButtonHold(button="foul"):
+                return self._foul(event.t)
+            case ButtonPress(button=side) if side in PLAYER_BUTTONS:
+                if event.t - self._last_player_press < self.double_press_guard:
+                    return Outcome(hint="two-buttons")
+                self._last_player_press = event.t
+                return self._press(side)
+            case ButtonHold(button=side) if side in PLAYER_BUTTONS:
+                return self._hold(side, event.t)
+        return IGNORED
+
+    def applied(self, outcome: Outcome) -> None:
+        """The app applied ``outcome``: remember the shot that pots may still join."""
+        intent, self._intent = self._intent, None
+        events = self.match.events
+        if intent and outcome.items and events and outcome.items[-1] is events[-1]:
+            self._open = _OpenShot(
+                intent.shot, intent.on_break, intent.changed, intent.foul_at, len(events)
+            )
+        else:
+            self._open = None
+
+    # -- inputs ---------------------------------------------------------------------------------
+    def _pot(self, t: float) -> Outcome:
+        phase = self.match.phase
+        if phase in ("foul", "break-foul"):
+            return Outcome(hint="penalty-ball")  # D-1: the penalty ball dropped into a pocket
+        open_shot = self._still_open()
+        if open_shot and not open_shot.shot.fouls and t - open_shot.changed <= self.shot_pause:
+            shot = replace(open_shot.shot, pots=open_shot.shot.pots + 1)
+            return self._enter(shot, open_shot.on_break, changed=t, foul_at=None, amend=True)
+        if phase in ("break", "play"):
+            return self._enter(Shot(pots=1), phase == "break", changed=t, foul_at=None)
+        return Outcome(hint="who-breaks" if phase == "lag" else "ball-after-frame")
+
+    def _press(self, side: str) -> Outcome:
+        phase, s = self.match.phase, self.match.state
+        if phase == "lag":
+            return Outcome(items=(Break(side),))  # GR-8.4
+        if phase in ("break", "play"):
+            if side == s.striker:
+                return Outcome(hint="hold-to-pot")
+            # GR-7.2: the one not at the table presses: the striker's shot ended without a pot.
+            return Outcome(items=(Shot(),))
+        if phase == "foul":  # GR-7.4: the player who will shoot presses
+            return Outcome(items=(Choose(Choice.PLAY if side == s.decider else Choice.PASS),))
+        if phase == "break-foul":  # GR-13.2 (1)/(2): accept the position; this player shoots
+            choice = Choice.ACCEPT_PLAY if side == s.decider else Choice.ACCEPT_PASS
+            return Outcome(items=(Choose(choice),))
+        if phase == "frame-over":
+            return Outcome(items=(NextFrame(),))
+        return Outcome(hint="match-over")
+
+    def _hold(self, side: str, t: float) -> Outcome:
+        phase, s = self.match.phase, self.match.state
+        if phase in ("break", "play"):
+            # A ball entered by hand: a table without sensors, or one a sensor missed.
+            return self._pot(t) if side == s.striker else Outcome(hint="not-your-turn")
+        if phase == "break-foul":  # GR-13.2 (3)/(4): re-rack; this player breaks
+            choice = Choice.RERACK_BREAK if side == s.decider else Choice.RERACK_PASS
+            return Outcome(items=(Choose(choice),))
+        return self._press(side)
+
+    def _foul(self, t: float) -> Outcome:
+        phase = self.match.phase
+        open_shot = self._still_open()
+        if open_shot and open_shot.shot.fouls and t - open_shot.foul_at <= self.foul_kind_window:
+            # A correction of the same foul, never a second penalty.
+            kinds = foul_kinds_to_step(open_shot.on_break)
+            current = open_shot.shot.fouls[0]
+            following = (
+                kinds[(kinds.index(current) + 1) % len(kinds)] if current in kinds else kinds[0]
+            )
+            shot = replace(open_shot.shot, fouls=(following,))
+            return self._enter(shot, open_shot.on_break, open_shot.changed, foul_at=t, amend=True)
+        if phase not in ("break", "play"):
+            hints = {
+                "lag": "who-breaks",
+                "match-over": "match-over",
+                "frame-over": "ball-after-frame",
+            }
+            return Outcome(hint=hints.get(phase, "choose"))
+        if open_shot and not open_shot.shot.fouls and t - open_shot.changed <= self.shot_pause:
+            # GR-22.3: every ball that fell on the fouled stroke is taken back.
+            shot = replace(open_shot.shot, fouls=(FoulKind.OTHER,))
+            return self._enter(shot, open_shot.on_break, open_shot.changed, foul_at=t, amend=True)
+        shot = Shot(fouls=(FoulKind.OTHER,))
+        return self._enter(shot, phase == "break", changed=t, foul_at=t)
+
+    def _undo(self, t: float) -> Outcome:
+        asked, self._new_match_asked = self._new_match_asked, None
+        if asked is not None and t - asked <= self.confirm_window:
+            return Outcome(new_match=True)
+        if not self.match.events:
+            return Outcome(hint="nothing-to-undo")
+        return Outcome(items=(UNDO,))
+
+    # -- helpers --------------------------------------------------------------------------------
+    def _enter(self, shot, on_break, changed, *, foul_at, amend=False) -> Outcome:
+        self._intent = _OpenShot(shot, on_break, changed, foul_at)
+        return Outcome(items=(UNDO, shot) if amend else (shot,))
+
+    def _still_open(self) -> _OpenShot | None:
+        """The open shot, if nothing has been entered after it."""
+        shot, events = self._open, self.match.events
+        if shot is None or shot.events != len(events) or events[-1] is not shot.shot:
+            return None
+        return shot
+
+
+def _is(event, kind, button) -> bool:
+    return isinstance(event, kind) and event.button == button
