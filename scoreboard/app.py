@@ -1,0 +1,236 @@
+"""The appliance: inputs → one event loop → panel → match → journal (durable) → screens.
+
+Every accepted step is applied in memory, appended to the journal and fsynced, and only
+then shown. On start the journal is replayed, so after a power cut the screens show
+exactly the last state they showed.
+"""
+
+import os
+import sys
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from scoreboard.config import Config
+from scoreboard.inputs.events import (
+    BoardHello,
+    BoardLost,
+    ButtonHold,
+    ButtonPress,
+    Pot,
+    SensorCleared,
+    SensorStuck,
+)
+from scoreboard.journal import Journal
+from scoreboard.loop import EventLoop
+from scoreboard.match import Match
+from scoreboard.matchlog import LogError, format_event, replay
+from scoreboard.panel import Outcome, Panel
+from scoreboard.rules.errors import RuleError
+from scoreboard.summary import summarise
+
+HINT_SECONDS = 4.0
+SILENT_AFTER_POTS = 24  # a pocket that never fired while others caught this many balls
+
+
+def setup_lines(config: Config) -> list[str]:
+    """The first record of a new match: when it started and its settings from the config."""
+    m, started = config.match, datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return [
+        f"# match started {started}",
+        f"players {log_name(m.player_a)} {log_name(m.player_b)}",
+        f"race {m.race}",
+        f"target {m.target}",
+        f"option jumped-ball={config.rules.jumped_ball}",
+    ]
+
+
+def log_name(name: str) -> str:
+    """A name as one word of the match log: spaces become underscores (shown as spaces)."""
+    return "_".join(name.split())
+
+
+@dataclass
+class Shown:
+    """What the screens were last asked to show."""
+
+    snapshot: dict
+    faults: tuple
+    hint: str | None
+
+
+class App:
+    def __init__(
+        self,
+        config: Config,
+        *,
+        state_dir: str,
+        screens: list,
+        clock=time.monotonic,
+        notifier=None,
+        log=None,
+    ) -> None:
+        self.config = config
+        self.screens = screens
+        self.notifier = notifier
+        self.log = log or (lambda message: print(message, file=sys.stderr, flush=True))
+        self.loop = EventLoop(self.handle, clock=clock)
+        self.journal = Journal(state_dir)
+        if self.journal.torn:
+            self.log(str(self.journal.torn))
+        self.match = self._resume()
+        timings = config.timings
+        self.panel = Panel(
+            self.match, shot_pause=timings.shot_pause, foul_kind_window=timings.foul_kind_window
+        )
+        self.faults: dict[tuple, dict] = {}
+        self.pocket_pots = [0] * 6
+        self.hint: str | None = None
+        self._hint_timer = None
+        self.shown: Shown | None = None
+        self._frame_bytes = 0
+
+    # -- start ---------------------------------------------------------------------------------
+    def _resume(self) -> Match:
+        """Replay the journal; start a new match from the config when it is empty."""
+        if not self.journal.lines:
+            self.journal.append(setup_lines(self.config))
+        try:
+            return replay(self.journal.lines)
+        except LogError as exc:
+            # Never refuse to start: keep the match up to the line the rules refuse,
+            # archive the journal as it was, and go on from the part that replays.
+            self.log(f"journal: {exc}; the lines from there on are kept in the archive")
+            good = self.journal.lines[: exc.line_no - 1]
+            self.journal.archive({"unreplayable": str(exc)})
+            self.journal.append(good)
+            return replay(good)
+
+    def start(self) -> None:
+        """Show the first frame and tell systemd we are ready (Type=notify)."""
+        self.show()
+        self._notify("READY=1")
+        usec = os.environ.get("WATCHDOG_USEC")
+        if usec and usec.isdigit():
+            self._watchdog(int(usec) / 2e6)
+
+    def _watchdog(self, every: float) -> None:
+        # Pinged from the loop itself, so a hung loop stops the pings and gets restarted.
+        self._notify("WATCHDOG=1")
+        self.loop.call_later(every, lambda: self._watchdog(every))
+
+    def _notify(self, message: str) -> None:
+        if self.notifier is not None:
+            self.notifier.notify(message)
+
+    # -- events --------------------------------------------------------------------------------
+    def handle(self, event) -> None:
+        """Everything that happens, one event at a time, on the loop's thread."""
+        match event:
+            case BoardHello():
+                self.faults.pop(("board-lost",), None)
+            case BoardLost():
+                self.faults[("board-lost",)] = {"kind": "board-lost"}
+            case SensorStuck(pocket=pocket):
+                self.faults[("sensor-stuck", pocket)] = {"kind": "sensor-stuck", "pocket": pocket}
+            case SensorCleared(pocket=pocket):
+                self.faults.pop(("sensor-stuck", pocket), None)
+            case Pot() | ButtonPress() | ButtonHold():
+                if isinstance(event, Pot):
+                    self._count_pocket(event.pocket)
+                self._play(self.panel.handle(event))
+        self.show()
+
+    def _play(self, outcome: Outcome) -> None:
+        if outcome.new_match:
+            self.new_match()
+        elif outcome.items:
+            self.commit(outcome)
+        if outcome.hint:
+            self._set_hint(outcome.hint)
+
+    def commit(self, outcome: Outcome) -> bool:
+        """Apply, make durable, then (the caller) show. A refused step is a hint, never a crash."""
+        items = list(outcome.items)
+        frame, phase = self.match.state.frame, self.match.phase
+        try:
+            self.match.apply_all(items)
+        except RuleError as exc:
+            self.log(f"refused: {exc}")
+            self._set_hint("refused")
+            return False
+        before = self.journal.bytes_written
+        try:
+            self.journal.append([format_event(item) for item in items])
+        except Exception as exc:
+            # Not durable, so not shown: go back to what the journal holds.
+            self.log(f"journal: could not write ({exc}); the step is not taken")
+            self.match = replay(self.journal.lines)
+            self.panel.match = self.match
+            self._set_hint("refused")
+            return False
+        self._frame_bytes += self.journal.bytes_written - before
+        self.panel.applied(outcome)
+        if self.match.phase in ("frame-over", "match-over") and phase not in (
+            "frame-over",
+            "match-over",
+        ):
+            s = self.match.state
+            self.log(
+                f"frame {frame} over: {s.score.A}:{s.score.B}; "
+                f"{self._frame_bytes} bytes written to the journal this frame"
+            )
+            self._frame_bytes = 0
+        return True
+
+    def new_match(self) -> None:
+        """Archive this match (finished or not) and start a new one from the config."""
+        meta = summarise(self.match, self.journal.lines)
+        path = self.journal.archive(meta)
+        self.log(f"match archived as {path}")
+        self.journal.append(setup_lines(self.config))
+        self.match = replay(self.journal.lines)
+        self.panel = Panel(
+            self.match,
+            shot_pause=self.config.timings.shot_pause,
+            foul_kind_window=self.config.timings.foul_kind_window,
+        )
+        self.pocket_pots = [0] * 6
+
+    def _count_pocket(self, pocket: int) -> None:
+        if 1 <= pocket <= 6:
+            self.pocket_pots[pocket - 1] += 1
+        if sum(self.pocket_pots) < SILENT_AFTER_POTS:
+            return
+        for number, count in enumerate(self.pocket_pots, start=1):
+            key = ("sensor-silent", number)
+            if count == 0:
+                self.faults[key] = {"kind": "sensor-silent", "pocket": number}
+            else:
+                self.faults.pop(key, None)
+
+    def _set_hint(self, hint: str) -> None:
+        self.hint = hint
+        if self._hint_timer:
+            self._hint_timer.cancel()
+        self._hint_timer = self.loop.call_later(HINT_SECONDS, self._clear_hint)
+
+    def _clear_hint(self) -> None:
+        self.hint, self._hint_timer = None, None
+        self.show()
+
+    # -- output --------------------------------------------------------------------------------
+    def show(self) -> None:
+        """Redraw every screen (each redraws only if its picture changed)."""
+        shown = Shown(self.match.snapshot(), tuple(self.faults.values()), self.hint)
+        if shown == self.shown:
+            return
+        self.shown = shown
+        for screen in self.screens:
+            try:
+                screen.show(shown.snapshot, faults=shown.faults, hint=shown.hint)
+            except Exception as exc:  # one failing display must not stop the others
+                self.log(f"display {screen}: {exc}")
+
+    def close(self) -> None:
+        self.journal.close()

@@ -1,0 +1,130 @@
+"""The appliance core: one loop, durable before shown, exact resume, faults, new match."""
+
+import pytest
+
+from scoreboard import config as configuration
+from scoreboard.app import App
+from scoreboard.inputs.events import (
+    BoardHello,
+    BoardLost,
+    ButtonHold,
+    ButtonPress,
+    Pot,
+    SensorStuck,
+)
+from scoreboard.journal import list_archive, read_journal
+from scoreboard.loop import ManualClock
+from scoreboard.matchlog import replay
+
+
+class JournalCheckingScreen:
+    """A screen that, each time it is shown a state, checks the journal already holds it."""
+
+    def __init__(self, state_dir):
+        self.state_dir = state_dir
+        self.frames = []
+
+    def show(self, snapshot, *, faults=(), hint=None):
+        durable = replay(read_journal(self.state_dir).lines).snapshot()
+        assert durable == snapshot, "shown before it was durable"
+        self.frames.append((snapshot, faults, hint))
+
+
+@pytest.fixture
+def make_app(tmp_path):
+    apps = []
+
+    def make(**match):
+        cfg = configuration.default()
+        if match:
+            cfg = configuration.loads(
+                "[match]\n" + "".join(f"{k} = {v!r}\n".replace("'", '"') for k, v in match.items())
+            )
+        clock = ManualClock(1000.0)
+        screen = JournalCheckingScreen(tmp_path)
+        app = App(cfg, state_dir=tmp_path, screens=[screen], clock=clock, log=lambda m: None)
+        app.start()
+        app.clock, app.screen = clock, screen
+        apps.append(app)
+        return app
+
+    yield make
+    for app in apps:
+        app.close()
+
+
+def feed(app, *events):
+    for event in events:
+        app.loop.put(event)
+    app.loop.run_pending()
+    return app.screen.frames[-1][0]
+
+
+def test_a_new_state_dir_starts_a_match_from_the_config_in_lag(make_app):
+    app = make_app(player_a="Олена Петрівна", player_b="Тарас", race=2)
+    s = app.screen.frames[-1][0]
+    assert s["phase"] == "lag" and s["race"] == 2
+    assert s["players"] == {"A": "Олена Петрівна", "B": "Тарас"}
+
+
+def test_every_step_is_durable_before_it_is_shown_and_resumes_exactly(make_app, tmp_path):
+    app = make_app()
+    s = feed(app, ButtonPress("A", 1.0), Pot(3, 2.0), Pot(4, 2.5), ButtonPress("foul", 3.0))
+    assert s["phase"] == "break-foul" and s["foul"]["to_spot"] == 2
+    app.close()
+    again = make_app()
+    assert again.screen.frames[-1][0] == s  # the same state after a restart
+
+
+def test_undo_survives_a_restart(make_app):
+    app = make_app()
+    feed(app, ButtonPress("A", 1.0), Pot(1, 2.0), Pot(2, 30.0))
+    app.close()
+    again = make_app()
+    s = feed(again, ButtonPress("undo", 40.0), ButtonPress("undo", 41.0))
+    assert s["phase"] == "break" and s["score"] == {"A": 0, "B": 0}
+
+
+def test_an_ignored_input_shows_a_hint_that_goes_away_by_itself(make_app):
+    app = make_app()
+    feed(app, Pot(1, 1.0))
+    assert app.screen.frames[-1][2] == "who-breaks"
+    app.clock.advance(10)
+    app.loop.run_pending()
+    assert app.screen.frames[-1][2] is None
+
+
+def test_board_faults_show_over_the_score_and_clear(make_app):
+    app = make_app()
+    feed(app, BoardLost(1.0), SensorStuck(3, 1.5))
+    faults = app.screen.frames[-1][1]
+    assert {"kind": "board-lost"} in faults and {"kind": "sensor-stuck", "pocket": 3} in faults
+    feed(app, BoardHello("1.0", 7, 2.0))
+    assert app.screen.frames[-1][1] == ({"kind": "sensor-stuck", "pocket": 3},)
+
+
+def test_a_pocket_that_never_fires_is_reported_silent(make_app):
+    app = make_app(race=99)
+    feed(app, ButtonPress("A", 0.0))
+    t = 1.0
+    for i in range(24):
+        t += 10
+        feed(app, Pot(1 + i % 5, t), ButtonPress("undo", t + 1))  # pockets 1-5 only
+    assert {"kind": "sensor-silent", "pocket": 6} in app.screen.frames[-1][1]
+
+
+def test_hold_undo_and_confirm_archives_the_match_and_starts_a_new_one(make_app, tmp_path):
+    app = make_app()
+    feed(app, ButtonPress("A", 1.0), Pot(1, 2.0))
+    s = feed(app, ButtonHold("undo", 10.0), ButtonPress("undo", 11.0))
+    assert s["phase"] == "lag" and s["events"] == 4  # players, race, target, option
+    (archived,) = list_archive(tmp_path)
+    assert archived.meta["finished"] is False and archived.meta["frames"] == {"A": 0, "B": 0}
+    assert archived.meta["started"] is not None
+
+
+def test_a_button_after_match_over_is_a_hint_and_changes_nothing(make_app):
+    app = make_app(target=1)
+    feed(app, ButtonPress("A", 1.0), Pot(1, 2.0))  # A wins the frame and the match
+    s = feed(app, ButtonPress("A", 3.0))
+    assert s["phase"] == "match-over" and app.screen.frames[-1][2] == "match-over"
