@@ -1,0 +1,104 @@
+"""A drawing surface for one screen: pixel-font text that shortens instead of clipping."""
+
+from PIL import Image, ImageDraw
+
+from scoreboard.display.fonts import font
+
+ELLIPSIS = "…"
+# Text rows of the 12 px font on a 64 px tall display, with a pixel between rows.
+ROW_HEIGHT = 12
+ROWS = (0, 13, 26, 39, 52)
+
+
+class Canvas:
+    """One frame being drawn; `overflows` lists every text that could not be made to fit."""
+
+    def __init__(self, width: int, height: int, mode: str = "1"):
+        self.image = Image.new(mode, (width, height))
+        self.draw = ImageDraw.Draw(self.image)
+        self.width, self.height, self.mode = width, height, mode
+        # A 256 px display has room for the full sentences that 128 px screens leave out.
+        self.wide = width >= 256
+        grey = mode != "1"
+        self.fg = (255, 255, 255) if grey else 255
+        self.bg = (0, 0, 0) if grey else 0
+        # Secondary text is dimmer where the panel has greyscale, plain where it has not.
+        self.dim = (150, 150, 150) if grey else 255
+        self.overflows: list[str] = []
+
+    def text(self, x: int, y: int, s: str, *, size=12, bold=False, fill=None) -> int:
+        """Draws `s` with its cell's top-left at (x, y); returns its width."""
+        f = font(size, bold=bold)
+        self.draw.text((x, y), s, font=f, fill=self.fg if fill is None else fill)
+        return int(f.getlength(s))
+
+    def width_of(self, s: str, *, size=12, bold=False) -> int:
+        return int(font(size, bold=bold).getlength(s))
+
+    def fit(self, x, y, width, template, *, size=12, bold=False, align="left", fill=None, **fields):
+        """Draws `template.format(**fields)` within `width`, shortening the fields (names,
+        foul kinds) with an ellipsis first; whole glyphs only, never a clipped one."""
+        s = self.shorten(width, template, size=size, bold=bold, **fields)
+        used = self.width_of(s, size=size, bold=bold)
+        if align == "center":
+            x += (width - used) // 2
+        elif align == "right":
+            x += width - used
+        self.text(x, y, s, size=size, bold=bold, fill=fill)
+        return used
+
+    def shorten(self, width, template, *, size=12, bold=False, **fields) -> str:
+        """The longest form of the text that fits; records an overflow if even the
+        shortest fields (one letter and an ellipsis) do not."""
+        fields = {k: str(v) for k, v in fields.items()}
+        s = template.format(**fields)
+        for key in fields:
+            while self.width_of(s, size=size, bold=bold) > width and len(fields[key]) > 2:
+                fields[key] = fields[key].rstrip(ELLIPSIS)[:-1].rstrip() + ELLIPSIS
+                s = template.format(**fields)
+        if self.width_of(s, size=size, bold=bold) > width:
+            self.overflows.append(s)
+            while len(s) > 1 and self.width_of(s + ELLIPSIS, size=size, bold=bold) > width:
+                s = s[:-1]
+            s += ELLIPSIS
+        return s
+
+    def wrap(self, x, y, width, rows, text, *, size=12, fill=None) -> int:
+        """Word-wraps `text` into at most `rows` rows from y; returns the rows used."""
+        lines, line = [], ""
+        for word in text.split():
+            trial = f"{line} {word}" if line else word
+            if line and self.width_of(trial, size=size) > width:
+                lines.append(line)
+                line = word
+            else:
+                line = trial
+        lines.append(line)
+        if len(lines) > rows:
+            self.overflows.append(text)
+            lines = lines[:rows]
+        step = size + 1
+        for i, s in enumerate(lines):
+            self.fit(x, y + i * step, width, "{s}", size=size, fill=fill, s=s)
+        return len(lines)
+
+    def bar(self, y, template, *, height=ROW_HEIGHT, right="", **fields):
+        """An inverted full-width row (a title), with optional text at its right end."""
+        self.draw.rectangle((0, y, self.width - 1, y + height - 1), fill=self.fg)
+        room = self.width - 4
+        if right:
+            used = self.width_of(right)
+            self.text(self.width - 2 - used, y, right, fill=self.bg)
+            room -= used + 6
+        self.fit(2, y, room, template, fill=self.bg, **fields)
+
+    def big(self, x, y, width, s, *, size=24, scale=2):
+        """Large digits for the room: the bold strike scaled up by whole pixels, so they stay
+        crisp; centred in `width` from x, the cell's top at y."""
+        f = font(size, bold=True)
+        w = int(f.getlength(s))
+        small = Image.new("L", (w, size))
+        ImageDraw.Draw(small).text((0, 0), s, font=f, fill=255)
+        large = small.resize((w * scale, size * scale), Image.Resampling.NEAREST)
+        left = x + (width - w * scale) // 2
+        self.image.paste(self.fg, (left, y), large.convert("1"))

@@ -1,0 +1,57 @@
+"""Snapshot → picture for a panel of a given size; no device involved (used by goldens,
+`render_png` and every Screen)."""
+
+from dataclasses import dataclass
+
+from PIL import Image
+
+from scoreboard.display import led, screens
+from scoreboard.display.canvas import Canvas
+from scoreboard.display.i18n import DEFAULT_LANGUAGE
+
+
+@dataclass(frozen=True)
+class Panel:
+    """What a picture must be for one kind of display."""
+
+    width: int
+    height: int
+    mode: str  # PIL mode the luma driver expects: "1" mono, "RGB" greyscale panels
+    matrix: bool = False  # MAX7219: score and frames only
+
+
+# The displays `render_png` and the gallery know by name, at their own resolution.
+PANELS = {
+    "ssd1306": Panel(128, 64, "1"),
+    "sh1106": Panel(128, 64, "1"),
+    "ssd1322": Panel(256, 64, "RGB"),
+    "max7219": Panel(32, 8, "1", matrix=True),
+}
+
+
+class RenderError(ValueError):
+    """A display name or size there is no screen layout for."""
+
+
+def panel(display: str) -> Panel:
+    try:
+        return PANELS[display]
+    except KeyError:
+        raise RenderError(f"no display {display!r}; choose one of {', '.join(PANELS)}") from None
+
+
+def canvas(snapshot: dict, p: Panel, *, lang=DEFAULT_LANGUAGE, faults=(), hint=None) -> Canvas:
+    """The drawn canvas, with `overflows` for the tests that every phrase fits."""
+    if p.matrix:
+        c = Canvas(p.width, p.height, p.mode)
+        c.image = led.matrix(snapshot, p.width, p.height)
+        return c
+    if p.height != 64 or p.width not in (128, 256):
+        raise RenderError(f"no screen layout for {p.width}x{p.height}; OLEDs are 128 or 256 x 64")
+    return screens.draw(
+        Canvas(p.width, p.height, p.mode), snapshot, lang=lang, faults=faults, hint=hint
+    )
+
+
+def render(snapshot: dict, p: Panel, *, lang=DEFAULT_LANGUAGE, faults=(), hint=None) -> Image.Image:
+    return canvas(snapshot, p, lang=lang, faults=faults, hint=hint).image

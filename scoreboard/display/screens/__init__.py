@@ -1,0 +1,31 @@
+"""The OLED screens, one module per phase; `draw(canvas, snapshot, lang=...)` picks one."""
+
+from scoreboard.display.canvas import Canvas
+from scoreboard.display.i18n import translator
+from scoreboard.display.screens import break_foul, foul, frame_over, lag, opening_break, play
+from scoreboard.display.screens.faults import overlay
+
+PHASES = {
+    "lag": lag,
+    "break": opening_break,
+    "play": play,
+    "foul": foul,
+    "break-foul": break_foul,
+    "frame-over": frame_over,
+    "match-over": frame_over,
+}
+
+
+class PhaseError(ValueError):
+    """A snapshot whose phase no screen draws."""
+
+
+def draw(c: Canvas, snap: dict, *, lang: str, faults=(), hint=None) -> Canvas:
+    """Draws the phase's screen, then any fault or hint over its spare row."""
+    screen = PHASES.get(snap.get("phase"))
+    if screen is None:
+        raise PhaseError(f"no screen for phase {snap.get('phase')!r}")
+    t = translator(lang)
+    spare_row = screen.draw(c, snap, t)
+    overlay(c, spare_row, t, faults=tuple(faults), hint=hint)
+    return c

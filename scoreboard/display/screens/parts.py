@@ -1,0 +1,72 @@
+"""Pieces several screens share: the button row, names, scores, foul kinds."""
+
+from scoreboard.display.canvas import ROWS, Canvas
+
+SIDES = ("A", "B")
+
+
+def other(side: str) -> str:
+    return "B" if side == "A" else "A"
+
+
+def name(snap: dict, side: str) -> str:
+    return snap["players"][side]
+
+
+def score_text(snap: dict) -> str:
+    return f"{snap['score']['A']}:{snap['score']['B']}"
+
+
+def frames_text(snap: dict) -> str:
+    """Frames won and the race between them, as club boards write it: "2 (4) 1"."""
+    return f"{snap['frames']['A']} ({snap['race']}) {snap['frames']['B']}"
+
+
+def kinds_text(snap: dict, t) -> str:
+    return ", ".join(t.gettext(KINDS.get(k, KINDS["other"])) for k in snap["foul"]["kinds"])
+
+
+def buttons(c: Canvas, snap: dict, *, centre: str, active: str | None, y: int = ROWS[4]):
+    """The bottom row: each player's name at the side of his button (A left, B right),
+    the one who must act now inverted, and `centre` (a score) between them."""
+    gap = c.width_of(centre, bold=True) + 8
+    cell = (c.width - gap) // 2
+    c.text((c.width - c.width_of(centre, bold=True)) // 2, y, centre, bold=True)
+    for side, x, template in (("A", 0, "◀{name}"), ("B", c.width - cell, "{name}▶")):
+        fill = None
+        if side == active:
+            c.draw.rectangle((x, y, x + cell - 1, y + 11), fill=c.fg)
+            fill = c.bg
+        align = "left" if side == "A" else "right"
+        c.fit(x + 1, y, cell - 2, template, align=align, fill=fill, name=name(snap, side))
+
+
+def penalty_line(c: Canvas, snap: dict, t, y: int, width: int | None = None):
+    """FP-6/FP-7: who got the point, and that he takes a ball of his choice off the table.
+    Once lapsed (the ball was not taken before the next shot) there is nothing to ask."""
+    foul = snap["foul"]
+    if foul.get("lapsed"):
+        return
+    c.fit(
+        2,
+        y,
+        (width or c.width) - 2,
+        t.gettext("+1 {name}: takes ball"),
+        name=name(snap, foul["penalty_to"]),
+    )
+
+
+# Foul kinds as RULES.md names them; the clause is where each is defined.
+KINDS = {
+    "cue-tip": "not the cue tip",  # GR-5.1
+    "feet": "no foot on floor",  # GR-5.2
+    "no-contact": "no contact",  # GR-6.2, GR-6.4
+    "out-of-turn": "out of turn",  # GR-7.3
+    "illegal-break": "illegal break",  # GR-13.1
+    "early-stroke": "balls still moving",  # GR-15.2
+    "touched-ball": "touched a ball",  # GR-16
+    "double-hit": "double hit",  # GR-17
+    "push": "push",  # GR-18, GR-19.1
+    "jumped-ball": "ball off the table",  # FP-8, D-4
+    "other": "other",
+}
