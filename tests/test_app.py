@@ -128,3 +128,36 @@ def test_a_button_after_match_over_is_a_hint_and_changes_nothing(make_app):
     feed(app, ButtonPress("A", 1.0), Pot(1, 2.0))  # A wins the frame and the match
     s = feed(app, ButtonPress("A", 3.0))
     assert s["phase"] == "match-over" and app.screen.frames[-1][2] == "match-over"
+
+
+def test_status_prints_what_a_restart_would_show(make_app, tmp_path, capsys):
+    import json
+
+    from scoreboard.cli import main
+
+    app = make_app()
+    shown = feed(app, ButtonPress("A", 1.0), Pot(2, 2.0), ButtonPress("B", 20.0))
+    assert main(["status", "--state-dir", str(tmp_path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == shown
+
+
+def test_history_lists_and_exports_archived_matches(make_app, tmp_path, capsys):
+    import csv
+    import io
+    import json
+
+    from scoreboard.cli import main
+
+    app = make_app(target=2, player_a="Olena", player_b="Taras")
+    feed(app, ButtonPress("A", 1.0), Pot(1, 2.0), ButtonPress("B", 10.0), ButtonPress("foul", 20.0))
+    feed(app, ButtonPress("A", 30.0), Pot(1, 40.0))  # A plays on and wins 2:0
+    feed(app, ButtonHold("undo", 50.0), ButtonPress("undo", 51.0))
+    assert main(["history", "--state-dir", str(tmp_path), "--json"]) == 0
+    (match,) = json.loads(capsys.readouterr().out)
+    assert match["finished"] and match["winner"] == "A" and match["frame_scores"] == [[2, 0]]
+    assert match["fouls"]["B"] == {"other": 1} and match["longest_run"]["A"] == 1
+    assert main(["history", "--state-dir", str(tmp_path), "--csv"]) == 0
+    (row,) = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert row["player_a"] == "Olena" and row["winner"] == "Olena" and row["fouls_b"] == "other:1"
+    assert main(["history", "--state-dir", str(tmp_path)]) == 0
+    assert "Olena 1:0 Taras  (2:0)" in capsys.readouterr().out
