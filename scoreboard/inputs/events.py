@@ -1,0 +1,76 @@
+"""Input events put on the loop's queue by buttons, pocket sensors and the sensor board.
+
+Every event is frozen and carries `t`: seconds on the clock of the thread that made it
+(the loop's clock, `time.monotonic` unless a test passes its own).
+"""
+
+from dataclasses import dataclass
+
+BUTTONS = ("A", "B", "foul", "undo")
+
+
+@dataclass(frozen=True)
+class ButtonPress:
+    """A short press, known on release: `t` is when the release settled."""
+
+    button: str
+    t: float
+
+
+@dataclass(frozen=True)
+class ButtonHold:
+    """A press held for the button's hold time; `t` is when the hold time was reached.
+
+    The release of a hold gives no ButtonPress.
+    """
+
+    button: str
+    t: float
+
+
+@dataclass(frozen=True)
+class Pot:
+    """A ball counted in `pocket` (1-6); `t` is when it broke the beam.
+
+    `source` is "gpio" or "board"; a board pot carries its `serial`, unique per board
+    store, so a journal can recognise a pot it has already seen.
+    """
+
+    pocket: int
+    t: float
+    source: str = "gpio"
+    serial: int | None = None
+
+
+@dataclass(frozen=True)
+class BoardHello:
+    """The sensor board answered; `reset` is True when its boot id changed (it restarted)."""
+
+    version: str
+    boot_id: int
+    t: float
+    reset: bool = False
+
+
+@dataclass(frozen=True)
+class BoardLost:
+    """The sensor board went silent or its port failed; `reason` is for people."""
+
+    t: float
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class SensorStuck:
+    """A beam blocked too long: that pocket is ignored until SensorCleared."""
+
+    pocket: int
+    t: float
+
+
+@dataclass(frozen=True)
+class SensorCleared:
+    """A stuck beam has stayed clear long enough: the pocket counts again."""
+
+    pocket: int
+    t: float

@@ -1,0 +1,79 @@
+"""Counts balls through one pocket's beam from timestamped edges: chatter, gaps, stuck beams.
+
+Pure and clock-free: the caller passes times in milliseconds (ints on the board,
+floats on the host). Runs on the sensor board and on the host (GPIO sensors).
+
+A ball breaks the beam for roughly 15 ms (fast) to 150 ms (slow). The beam is read
+as a series of blocked spans:
+- a clear gap shorter than `chatter_ms` is chatter inside one ball, so the spans join;
+- a joined span shorter than `min_ball_ms` is a spike, not a ball;
+- a ball counts once the beam has stayed clear for `chatter_ms`, so a ball is counted
+  when it has left the beam, never twice, and two balls with a clear gap are two;
+- a beam blocked for `stuck_ms` is a stuck sensor: reported once, no pot, and the
+  pocket is ignored until the beam has stayed clear for `clear_ms`.
+The sensor sits where a ball is already captured (GR-22.5), so a counted ball stays down.
+"""
+
+POT = "pot"
+STUCK = "stuck"
+CLEARED = "cleared"
+
+
+class PocketCounter:
+    """One pocket's counter; `edge()` and `poll()` return lists of (kind, t_ms)."""
+
+    def __init__(self, *, chatter_ms=4, min_ball_ms=5, stuck_ms=2000, clear_ms=1000):
+        self.chatter_ms = chatter_ms
+        self.min_ball_ms = min_ball_ms
+        self.stuck_ms = stuck_ms
+        self.clear_ms = clear_ms
+        self.blocked = False  # the raw beam, as last seen
+        self.stuck = False
+        self._start = None  # start of the blocked span being read, if any
+        self._clear_at = None  # when the beam last cleared
+
+    def edge(self, blocked, t_ms):
+        """The beam changed to `blocked` at `t_ms`; repeated levels are ignored."""
+        if blocked == self.blocked:
+            return []
+        self.blocked = blocked
+        if not blocked:
+            self._clear_at = t_ms
+            return []
+        events = []
+        if self._start is not None and t_ms - self._clear_at >= self._gap():
+            events = self._finish()
+        if self._start is None:
+            self._start = t_ms
+        return events
+
+    def poll(self, now_ms):
+        """Decide what time alone decides: a ball that has left, a beam that is stuck."""
+        if self._start is None:
+            return []
+        if self.blocked:
+            if not self.stuck and now_ms - self._start >= self.stuck_ms:
+                self.stuck = True
+                return [(STUCK, now_ms)]
+            return []
+        if now_ms - self._clear_at >= self._gap():
+            return self._finish()
+        return []
+
+    def _gap(self):
+        # A stuck beam must stay clear much longer before the pocket counts again, so
+        # a failing sensor flickering on and off does not turn into pots.
+        return self.clear_ms if self.stuck else self.chatter_ms
+
+    def _finish(self):
+        start, end = self._start, self._clear_at
+        self._start = None
+        if self.stuck:
+            self.stuck = False
+            return [(CLEARED, end + self.clear_ms)]
+        if end - start >= self.stuck_ms:
+            # Blocked for the stuck time but no poll saw it: still a fault, not a ball.
+            return [(STUCK, start + self.stuck_ms), (CLEARED, end + self.clear_ms)]
+        if end - start < self.min_ball_ms:
+            return []
+        return [(POT, start)]

@@ -1,0 +1,174 @@
+"""A simulated sensor board: the firmware's logic on the far end of a pseudo-terminal.
+
+Tests and `scoreboard sim` use it in place of a Pico. It runs the very `Board` class the
+firmware runs; only the pins and the USB port are simulated. Time comes from `clock`
+(seconds), so a test advances a fake clock and calls `step()`; `start()` runs it on a
+thread against a real clock for the simulator.
+"""
+
+import contextlib
+import os
+import random
+import threading
+import tty
+
+from scoreboard.inputs.portable.board import POCKETS, Board, MemoryStore
+
+
+class SimulatedBoard:
+    """The far end of a serial link, counting balls that `drop_ball()` lets fall."""
+
+    def __init__(self, port_fd, clock, *, ball_ms=40, gap_ms=30, seed=None, **board_options):
+        self.fd = port_fd
+        os.set_blocking(port_fd, False)
+        self.clock = clock
+        self.ball_ms = ball_ms
+        self.gap_ms = gap_ms
+        self.board_options = board_options
+        self.random = random.Random(seed)
+        self.store = MemoryStore()  # the board's flash: survives reset()
+        self.plugged = True
+        self.resets = 0
+        self._edges = []  # (t_ms, pocket index, blocked), kept sorted
+        self._free_at = [float("-inf")] * POCKETS  # when each beam is free for a next ball
+        self._level = [False] * POCKETS
+        self._lock = threading.Lock()
+        self._thread = None
+        self._stop = threading.Event()
+        self._keep = []
+        self.board = self._boot()
+
+    @classmethod
+    def open_pty(cls, clock, **options):
+        """A board on a new pty pair; returns (board, path of the host's end)."""
+        master, slave = os.openpty()
+        # Raw, so the terminal layer neither echoes nor rewrites bytes before pyserial
+        # sets its own mode.
+        tty.setraw(slave)
+        board = cls(master, clock, **options)
+        # Keep the host's end open here too: with no slave open, reads on the master fail.
+        board._keep.append(slave)
+        return board, os.ttyname(slave)
+
+    def close(self):
+        self.stop()
+        for fd in [self.fd, *self._keep]:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self._keep = []
+
+    # -- the table ---------------------------------------------------------------------
+
+    def drop_ball(self, pocket, *, duration_ms=None, chatter=0):
+        """A ball falls through pocket `pocket` (1-6) now, or once the beam is free.
+
+        `chatter` adds that many short flickers of the beam at each end of the ball.
+        """
+        with self._lock:
+            index = pocket - 1
+            start = max(self._now_ms(), self._free_at[index] + self.gap_ms)
+            end = start + (self.ball_ms if duration_ms is None else duration_ms)
+            edges = [(start, True), (end, False)]
+            for _ in range(chatter):
+                # A flicker just inside the ball and a blip just after it, both well
+                # under the counter's chatter time.
+                at = start + self.random.uniform(0.5, 5)
+                edges += [(at, False), (at + 0.3, True)]
+                at = end + self.random.uniform(0.5, 2.5)
+                edges += [(at, True), (at + 0.3, False)]
+            self._free_at[index] = end + (3 if chatter else 0)
+            for t_ms, blocked in sorted(edges):
+                self._edges.append((t_ms, index, blocked))
+            self._edges.sort()
+
+    def stick(self, pocket):
+        """Something blocks the beam of `pocket` until `unstick()`."""
+        with self._lock:
+            self._schedule_level(pocket - 1, True)
+
+    def unstick(self, pocket):
+        with self._lock:
+            self._schedule_level(pocket - 1, False)
+
+    # -- the board ---------------------------------------------------------------------
+
+    def unplug(self):
+        """The cable goes: nothing more reaches the host; the board keeps counting."""
+        self.plugged = False
+
+    def plug(self):
+        self.plugged = True
+
+    def reset(self):
+        """A power cut or watchdog reset: RAM is lost, the store (flash) is kept."""
+        with self._lock:
+            self.resets += 1
+            self.board = self._boot()
+            now = self._now_ms()
+            for index in range(POCKETS):
+                if self._level[index]:
+                    self.board.edge(index, True, now)
+
+    def step(self):
+        """Feed due beam edges and host bytes to the board and send what it has to say."""
+        with self._lock:
+            now = self._now_ms()
+            while self._edges and self._edges[0][0] <= now:
+                t_ms, index, blocked = self._edges.pop(0)
+                self._level[index] = blocked
+                self.board.edge(index, blocked, t_ms)
+            data = self._read()
+            if self.plugged and data:
+                self.board.receive(data)
+            out = self.board.poll(now)
+            if self.plugged and out:
+                self._write(out)
+
+    def start(self, interval=0.005):
+        """Step on a thread of its own (real time) until `stop()`."""
+        self._stop.clear()
+        self._thread = threading.Thread(
+            target=self._run, args=(interval,), name="simulated-board", daemon=True
+        )
+        self._thread.start()
+
+    def stop(self):
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+
+    def _run(self, interval):
+        while not self._stop.wait(interval):
+            self.step()
+
+    # -- inside ------------------------------------------------------------------------
+
+    def _boot(self):
+        return Board(self.random.getrandbits(32), store=self.store, **self.board_options)
+
+    def _now_ms(self):
+        return self.clock() * 1000.0
+
+    def _schedule_level(self, index, blocked):
+        at = max(self._now_ms(), self._free_at[index])
+        self._free_at[index] = at if blocked else at + self.gap_ms
+        self._edges.append((at, index, blocked))
+        self._edges.sort()
+
+    def _read(self):
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(self.fd, 4096)
+            except (BlockingIOError, OSError):
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+    def _write(self, data):
+        # A full line drops bytes, as a real one can; resends cover pots.
+        with contextlib.suppress(OSError):
+            os.write(self.fd, data)
