@@ -1,0 +1,100 @@
+"""A Screen: one display that redraws only when its picture changes, and measures it."""
+
+import logging
+import time
+
+from luma.core.virtual import sevensegment
+
+from scoreboard.display import devices, led
+from scoreboard.display.i18n import DEFAULT_LANGUAGE, translator
+from scoreboard.display.render import render
+
+log = logging.getLogger("scoreboard.display")
+
+
+class Screen:
+    """One display. `show()` renders the snapshot, pushes it only if the picture differs
+    from the last one, and returns the bytes pushed (0 when nothing changed). A display
+    that fails while running is logged once and then left alone; the others go on."""
+
+    def __init__(
+        self,
+        device,
+        *,
+        name: str,
+        panel,
+        lang=DEFAULT_LANGUAGE,
+        counter=None,
+        segments: bool = False,
+    ):
+        translator(lang)  # an unknown language stops at start, not at the first foul
+        self.device, self.name, self.panel, self.lang = device, name, panel, lang
+        self.counter = counter
+        self.segments = sevensegment(device) if segments else None
+        self.failed: str | None = None
+        self.updates = 0
+        self.bytes_total = 0
+        self.last_bytes = 0
+        self.last_seconds = 0.0  # render + push of the last call that pushed
+        self._last = None
+
+    def show(self, snapshot: dict, *, faults=(), hint=None) -> int:
+        if self.failed:
+            return 0
+        start = time.perf_counter()
+        if self.segments is not None:
+            picture = led.sevensegment_text(snapshot)
+        else:
+            picture = render(snapshot, self.panel, lang=self.lang, faults=faults, hint=hint)
+        key = picture if isinstance(picture, str) else picture.tobytes()
+        if key == self._last:
+            return 0
+        before = self.counter.sent if self.counter else 0
+        try:
+            if self.segments is not None:
+                self.segments.text = picture
+            else:
+                self.device.display(picture)
+        except Exception as exc:  # a bus error must not stop the scoreboard
+            self.failed = f"{self.name}: stopped: {exc}"
+            log.error("display %s", self.failed)
+            return 0
+        self._last = key
+        self.last_seconds = time.perf_counter() - start
+        self.last_bytes = (self.counter.sent - before) if self.counter else 0
+        self.bytes_total += self.last_bytes
+        self.updates += 1
+        return self.last_bytes
+
+    @property
+    def image(self):
+        """The last picture the device holds (luma's dummy and emulators keep it)."""
+        return getattr(self.device, "image", None)
+
+
+def create_displays(specs, *, lang=DEFAULT_LANGUAGE, on_error=None) -> list[Screen]:
+    """A Screen for each spec that starts. A display that is missing or fails at start
+    is logged (and passed to `on_error(spec, message)`), and the rest keep running."""
+    translator(lang)
+    screens = []
+    for number, spec in enumerate(specs, 1):
+        try:
+            devices.check(spec)
+            device, counter, panel = devices.create(spec)
+            screens.append(
+                Screen(
+                    device,
+                    name=devices.describe(spec),
+                    panel=panel,
+                    lang=lang,
+                    counter=counter,
+                    segments=spec["driver"] == "max7219-7seg",
+                )
+            )
+        except Exception as exc:  # missing bus, absent chip, no pygame: report, go on
+            label = devices.describe(spec) if isinstance(spec, dict) and "driver" in spec else spec
+            message = f"display {number} ({label}) did not start: {exc}; running without it"
+            log.error(message)
+            if on_error:
+                on_error(spec, message)
+    return screens
