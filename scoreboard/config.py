@@ -49,13 +49,16 @@ DRIVERS = {
     "sh1106": ("i2c", "spi"),
     "ssd1322": ("spi",),
     "max7219": ("spi",),
+    "max7219-7seg": ("spi",),
     "emulator-terminal": (),
     "emulator-pygame": (),
     "emulator-capture": (),
+    "emulator-gif": (),
     "dummy": (),
 }
-_SIZES = {"ssd1322": (256, 64)}  # the others are 128 x 64 unless configured
-_CONTRAST = {"max7219": 0x70}  # luma's defaults; the OLEDs start at 0xCF
+_PANELS = ("ssd1306", "sh1106", "ssd1322", "max7219")  # what an emulator can pretend to be
+_SIZES = {"ssd1322": (256, 64), "max7219": (32, 8)}  # the others are 128 x 64
+_CONTRAST = {"max7219": 0x70, "max7219-7seg": 0x70}  # luma's defaults; the OLEDs start at 0xCF
 
 
 @dataclass(frozen=True)
@@ -73,13 +76,14 @@ class ScreenConfig:
     cascaded: int = _opt(1, limits=(1, 16))
     block_orientation: int = _opt(0, choices=(0, 90, -90, 180))
     contrast: int = _opt(0xCF, limits=(0, 255), hex=True)
+    emulates: str = _opt("ssd1306", choices=_PANELS)
 
 
 # Keys each kind of driver uses besides `driver` and `rotate`; any other key is a mistake.
 _OLED_KEYS = {"interface", "port", "width", "height", "contrast"}
 _WIRING_KEYS = {"i2c": {"address"}, "spi": {"spi_device", "gpio_dc", "gpio_rst"}}
 _MATRIX_KEYS = {"interface", "port", "spi_device", "cascaded", "block_orientation", "contrast"}
-_EMULATOR_KEYS = {"width", "height"}
+_EMULATOR_KEYS = {"width", "height", "emulates"}
 _SCREEN_KEYS = {f.name for f in fields(ScreenConfig)}
 
 
@@ -291,7 +295,11 @@ class _Reader:
             if key in _SCREEN_KEYS and key not in allowed:
                 on = f" on {interface}" if wirings else ""
                 self.fail(f"not used by a {driver} display{on}", name, key, index)
-        width, height = _SIZES.get(driver, (128, 64))
+        emulates = driver
+        if not wirings:
+            looks = {"emulates": table.get("emulates", ScreenConfig.emulates)}
+            emulates = self.section(ScreenConfig, looks, name, index).emulates
+        width, height = _SIZES.get(emulates, (128, 64))
         defaults = {
             "interface": interface,
             "port": 1 if interface == "i2c" else 0,
@@ -300,7 +308,7 @@ class _Reader:
             "contrast": _CONTRAST.get(driver, 0xCF),
         }
         screen = self.section(ScreenConfig, {**defaults, **table}, name, index)
-        if driver == "max7219":  # its size follows from the number of 8x8 modules
+        if driver.startswith("max7219"):  # its size follows from the number of 8x8 modules
             screen = replace(screen, width=8 * screen.cascaded, height=8)
         if wirings and interface == "spi":
             if screen.port not in SPI_PINS:
@@ -345,7 +353,7 @@ class _Reader:
         if config.sensors.source == "gpio":  # otherwise the pocket pins are not wired
             claims += [(pin, "pins", "pockets", None) for pin in config.pins.pockets]
         for i, s in enumerate(config.display.screens):
-            if s.interface == "spi" and s.driver != "max7219" and DRIVERS[s.driver]:
+            if s.interface == "spi" and not s.driver.startswith("max7219") and DRIVERS[s.driver]:
                 claims += [(s.gpio_dc, "display.screen", "gpio_dc", i)]
                 claims += [(s.gpio_rst, "display.screen", "gpio_rst", i)]
         for pin, table, key, index in claims:
@@ -388,7 +396,7 @@ def _is_int(value) -> bool:
 
 
 def _driver_keys(driver: str, interface: str) -> set[str]:
-    if driver == "max7219":
+    if driver.startswith("max7219"):
         return _MATRIX_KEYS
     if DRIVERS[driver]:
         return _OLED_KEYS | _WIRING_KEYS[interface]

@@ -95,6 +95,9 @@ block_orientation = -90
 [[display.screen]]
 driver = "sh1106"
 address = 0x3D
+[[display.screen]]
+driver = "emulator-terminal"
+emulates = "ssd1322"
 [sensors]
 source = "gpio"
 heartbeat_timeout = 2
@@ -104,7 +107,8 @@ hold_time = 2
     )
     assert (c.match.player_a, c.match.race, c.match.target) == ("Олена", 3, 7)
     assert c.rules.jumped_ball == "spot"
-    oled, matrix, small = c.display.screens
+    oled, matrix, small, emulator = c.display.screens
+    assert (emulator.emulates, emulator.width, emulator.height) == ("ssd1322", 256, 64)
     assert (oled.interface, oled.port, oled.width, oled.height) == ("spi", 0, 256, 64)
     assert (oled.gpio_dc, oled.gpio_rst, oled.rotate) == (16, 26, 2)
     assert (matrix.width, matrix.height, matrix.contrast, matrix.spi_device) == (32, 8, 0x70, 1)
@@ -200,6 +204,13 @@ MISTAKES = [
     ),
     ("[[display.screen]]\ngpio_dc = 16\n", "display.screen[1].gpio_dc", 2, "on i2c"),
     ("[[display.screen]]\ndriver = 'max7219'\nwidth = 32\n", None, 3, "not used by a max7219"),
+    ("[[display.screen]]\nemulates = 'sh1106'\n", None, 2, "not used by a ssd1306 display"),
+    (
+        "[[display.screen]]\ndriver = 'dummy'\nemulates = ['x']\n",
+        "display.screen[1].emulates",
+        3,
+        "must be a string",
+    ),
     ("[[display.screen]]\nbrightness = 3\n", "display.screen[1].brightness", 2, "unknown key"),
     (
         "[[display.screen]]\naddress = 0x78\n",
