@@ -1,0 +1,58 @@
+"""Button debouncing and press/hold classification over timestamped edges; pure, no GPIO.
+
+A level counts once it has been stable for `bounce_time`: a contact that chatters
+settles into one change, a spike shorter than that is nothing. A settled press
+becomes a ButtonHold once it has lasted `hold_time` (reported by `tick()` while it is
+still held, or at the release at the latest) and then gives no ButtonPress on release;
+a shorter one becomes a ButtonPress when its release settles. So a press gives exactly
+one event, never a press and a hold, never two.
+"""
+
+from scoreboard.inputs.events import ButtonHold, ButtonPress
+
+
+class ButtonDebouncer:
+    """One button. Feed `edge(pressed, t)` with every raw change and `tick(now)` often."""
+
+    def __init__(self, button, *, bounce_time=0.02, hold_time=1.0):
+        self.button = button
+        self.bounce_time = bounce_time
+        self.hold_time = hold_time
+        self.pressed = False  # the settled level
+        self._raw = False
+        self._raw_since = float("-inf")
+        self._pressed_at = None
+        self._held = False
+
+    def edge(self, pressed, t):
+        """The raw contact changed to `pressed` at `t` (seconds); returns events now known."""
+        events = self.tick(t)
+        if pressed != self._raw:
+            self._raw = pressed
+            self._raw_since = t
+        return events
+
+    def tick(self, now):
+        """Settle the raw level if it has been stable long enough; report a hold if due."""
+        events = []
+        if self._raw != self.pressed and now - self._raw_since >= self.bounce_time:
+            # The change happened when the contact last moved, not when we noticed.
+            events += self._settle(self._raw, self._raw_since)
+        if self.pressed and not self._held and now - self._pressed_at >= self.hold_time:
+            self._held = True
+            events.append(ButtonHold(self.button, self._pressed_at + self.hold_time))
+        return events
+
+    def _settle(self, pressed, t):
+        self.pressed = pressed
+        if pressed:
+            self._pressed_at = t
+            self._held = False
+            return []
+        if self._held:
+            return []
+        if t - self._pressed_at >= self.hold_time:
+            # Released after the hold time with no tick in between: still a hold.
+            self._held = True
+            return [ButtonHold(self.button, self._pressed_at + self.hold_time)]
+        return [ButtonPress(self.button, t)]

@@ -1,0 +1,83 @@
+"""Pocket beam sensors on the Pi's GPIO through gpiozero's MockFactory."""
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from scoreboard.inputs.events import Pot, SensorCleared, SensorStuck
+from scoreboard.inputs.gpio_pockets import DEFAULT_PINS, GpioPockets
+
+
+class Clock:
+    def __init__(self):
+        self.t = 50.0
+
+    def __call__(self):
+        return self.t
+
+
+@pytest.fixture
+def table():
+    factory, clock, events = MockFactory(), Clock(), []
+    pockets = GpioPockets(events.append, clock=clock, pin_factory=factory)
+    yield factory, clock, events, pockets
+    pockets.close()
+    factory.close()
+
+
+def advance(clock, pockets, seconds, step=0.01):
+    for _ in range(round(seconds / step)):
+        clock.t += step
+        pockets.tick()
+
+
+def test_a_ball_in_each_pocket_is_one_pot_each(table):
+    factory, clock, events, pockets = table
+    for pin in DEFAULT_PINS:
+        factory.pin(pin).drive_low()  # beam blocked
+        clock.t += 0.04
+        factory.pin(pin).drive_high()
+        advance(clock, pockets, 0.1)
+    assert [e.pocket for e in events] == [1, 2, 3, 4, 5, 6]
+    assert all(isinstance(e, Pot) and e.source == "gpio" for e in events)
+
+
+def test_chatter_on_the_line_is_one_ball(table):
+    factory, clock, events, pockets = table
+    pin = factory.pin(DEFAULT_PINS[2])
+    start = clock.t
+    for dt, blocked in [(0, 1), (0.001, 0), (0.0015, 1), (0.003, 0), (0.0032, 1), (0.05, 0)]:
+        clock.t = start + dt
+        (pin.drive_low if blocked else pin.drive_high)()
+    advance(clock, pockets, 0.1)
+    assert events == [Pot(3, pytest.approx(start))]
+
+
+def test_stuck_beam_is_one_fault_and_clears(table):
+    factory, clock, events, pockets = table
+    factory.pin(DEFAULT_PINS[4]).drive_low()
+    advance(clock, pockets, 5)
+    assert [type(e) for e in events] == [SensorStuck]
+    factory.pin(DEFAULT_PINS[4]).drive_high()
+    advance(clock, pockets, 1.5)
+    assert [type(e) for e in events] == [SensorStuck, SensorCleared]
+    assert events[0].pocket == 5
+
+
+def test_active_high_sensor_option():
+    factory, clock, events = MockFactory(), Clock(), []
+    pockets = GpioPockets(
+        events.append,
+        pins=(4, 12, 20, 21, 16, 26),
+        blocked_when_low=False,
+        clock=clock,
+        pin_factory=factory,
+    )
+    try:
+        factory.pin(4).drive_high()
+        clock.t += 0.03
+        factory.pin(4).drive_low()
+        advance(clock, pockets, 0.05)
+        assert [e.pocket for e in events] == [1]
+    finally:
+        pockets.close()
+        factory.close()

@@ -1,0 +1,102 @@
+"""The shared pocket counter: one ball per pass, chatter, back-to-back balls, stuck beams."""
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoreboard.inputs.portable.pocket_counter import CLEARED, POT, STUCK, PocketCounter
+
+
+def count(edges, *, polls=(), end=None, **options):
+    """Run (t_ms, blocked) edges and poll times through a counter; return its events."""
+    counter = PocketCounter(**options)
+    steps = sorted([(t, 0, b) for t, b in edges] + [(t, 1, None) for t in polls])
+    events = []
+    for t, kind, blocked in steps:
+        events += counter.edge(blocked, t) if kind == 0 else counter.poll(t)
+    if end is not None:
+        events += counter.poll(end)
+    return events
+
+
+def ball(start, length, rng=None, flickers=0):
+    """Edges of one ball: blocked for `length` ms with short flickers at both ends."""
+    edges = [(start, True), (start + length, False)]
+    rng = rng or random.Random(0)
+    for _ in range(flickers):
+        at = start + rng.uniform(0.2, 3)
+        edges += [(at, False), (at + rng.uniform(0.1, 0.8), True)]
+        at = start + length + rng.uniform(0.2, 2.5)
+        edges += [(at, True), (at + rng.uniform(0.1, 0.8), False)]
+    return edges
+
+
+def kinds(events):
+    return [k for k, _ in events]
+
+
+def test_fast_and_slow_balls_count_once_at_their_start():
+    assert count(ball(100, 15), end=200) == [(POT, 100)]
+    assert count(ball(100, 150), end=400) == [(POT, 100)]
+
+
+def test_ball_counts_only_after_beam_stayed_clear():
+    assert count(ball(100, 40), polls=[141]) == []
+    assert count(ball(100, 40), polls=[144]) == [(POT, 100)]
+
+
+def test_chatter_within_a_ball_is_one_ball():
+    rng = random.Random(3)
+    assert kinds(count(ball(100, 30, rng, flickers=5), end=300)) == [POT]
+
+
+def test_spike_is_not_a_ball():
+    assert count([(100, True), (102, False)], end=200) == []
+
+
+def test_two_balls_back_to_back_with_a_clear_gap_are_two():
+    edges = ball(100, 40) + ball(146, 40)
+    assert count(edges, end=400) == [(POT, 100), (POT, 146)]
+
+
+def test_stuck_beam_reported_once_then_cleared_and_never_a_pot():
+    polls = range(0, 6000, 10)
+    events = count([(100, True), (4000, False)], polls=polls)
+    assert events == [(STUCK, 2100), (CLEARED, 5000)]
+
+
+def test_stuck_pocket_ignores_flicker_until_clear_for_clear_time():
+    edges = [(100, True), (3000, False), (3500, True), (3510, False)]
+    events = count(edges, polls=range(0, 8000, 10))
+    assert kinds(events) == [STUCK, CLEARED]
+    assert events[1][1] == 4510
+    # and it counts again afterwards
+    assert kinds(count(edges + ball(6000, 40), polls=range(0, 8000, 10))) == [STUCK, CLEARED, POT]
+
+
+def test_long_block_seen_only_by_edges_is_still_stuck_not_a_pot():
+    assert kinds(count([(100, True), (2500, False)], end=9000)) == [STUCK, CLEARED]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    balls=st.lists(
+        st.tuples(st.integers(15, 150), st.integers(6, 400), st.integers(0, 4)),
+        min_size=1,
+        max_size=12,
+    ),
+    seed=st.integers(0, 10**6),
+    poll_every=st.sampled_from([None, 1, 7]),
+)
+def test_every_ball_counts_exactly_once(balls, seed, poll_every):
+    rng = random.Random(seed)
+    t, edges, starts = 100, [], []
+    for length, gap, flickers in balls:
+        edges += ball(t, length, rng, flickers)
+        starts.append(t)
+        # Flickers end within 3.3 ms of the ball; the next ball comes a clear gap later.
+        t += length + 4 + gap
+    polls = [] if poll_every is None else range(0, t + 50, poll_every)
+    events = count(edges, polls=polls, end=t + 100)
+    assert events == [(POT, s) for s in starts]
