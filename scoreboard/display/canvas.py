@@ -35,6 +35,9 @@ class Canvas:
     def width_of(self, s: str, *, size=12, bold=False) -> int:
         return int(font(size, bold=bold).getlength(s))
 
+    def fits(self, width, s, *, size=12, bold=False) -> bool:
+        return self.width_of(s, size=size, bold=bold) <= width
+
     def fit(self, x, y, width, template, *, size=12, bold=False, align="left", fill=None, **fields):
         """Draws `template.format(**fields)` within `width`, shortening the fields (names,
         foul kinds) with an ellipsis first; whole glyphs only, never a clipped one."""

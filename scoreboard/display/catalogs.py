@@ -9,8 +9,7 @@ import struct
 import sys
 from pathlib import Path
 
-LOCALE_DIR = Path(__file__).parent / "locale"
-DOMAIN = "scoreboard"
+from scoreboard.display.i18n import DOMAIN, LOCALE_DIR
 
 
 class CatalogError(Exception):

@@ -2,9 +2,10 @@
 
 import gettext
 from functools import cache
+from pathlib import Path
 
-from scoreboard.display.catalogs import DOMAIN, LOCALE_DIR
-
+LOCALE_DIR = Path(__file__).parent / "locale"
+DOMAIN = "scoreboard"
 LANGUAGES = ("uk", "ru", "en")
 DEFAULT_LANGUAGE = "uk"
 

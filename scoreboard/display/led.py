@@ -37,18 +37,18 @@ def matrix(snap: dict, width: int, height: int) -> Image.Image:
             font = SMALL
         sw = textsize(score, font)[0]
         gap = (inner - sw - fw) // 3
-        text(draw, (2 + gap, 0), score, fill=1, font=font)
-        text(draw, (2 + 2 * gap + sw, 1), frames, fill=1, font=SMALL)
+        text(draw, (2 + gap, 0), score, fill="white", font=font)
+        text(draw, (2 + 2 * gap + sw, 1), frames, fill="white", font=SMALL)
     side = active_side(snap)
     if side:
         x = 0 if side == "A" else width - 1
-        draw.line((x, 0, x, height - 1), fill=1)
+        draw.line((x, 0, x, height - 1), fill="white")
     return image
 
 
 def _place(draw, s, font, x, y, width):
     w = textsize(s, font)[0]
-    text(draw, (x + max(0, (width - w) // 2), y), s, fill=1, font=font)
+    text(draw, (x + max(0, (width - w) // 2), y), s, fill="white", font=font)
 
 
 def sevensegment_text(snap: dict) -> str:

@@ -16,7 +16,8 @@ def rerack_rows(snap: dict) -> list[list[int]] | None:
         from scoreboard.rules.rack import layout
     except ImportError:
         return None
-    return layout(snap["balls_on_table"] - 1)
+    whites = snap["balls_on_table"] - 1
+    return layout(whites) if 1 <= whites <= 15 else None
 
 
 def draw(c, snap, t) -> int:

@@ -45,7 +45,9 @@ def spot_line(c: Canvas, x: int, y: int, count: int, *, d: int = 6, shown: int =
     mid = y + d // 2
     cushion = x + (balls + 1) * d + 2
     c.draw.line((x, mid, cushion, mid), fill=c.dim)
-    c.draw.line((x + d // 2, y - 2, x + d // 2, y + d + 1), fill=c.fg)
+    # The back spot's mark, above and below the first ball so the ball stays whole.
+    c.draw.line((x + (d - 1) // 2, y - 3, x + (d - 1) // 2, y - 2), fill=c.fg)
+    c.draw.line((x + (d - 1) // 2, y + d, x + (d - 1) // 2, y + d + 1), fill=c.fg)
     for k in range(balls):
         ball(c, x + k * d, y, d - 1)
     c.draw.rectangle((cushion, y - 2, cushion + 1, y + d + 1), fill=c.fg)

@@ -18,10 +18,10 @@ def draw(c, snap, t) -> int:
             label = t.gettext("Spot {n}:").format(n=spot)
         used = 2 + c.text(2, ROWS[2], label)
         used += 6 + spot_line(c, used + 6, ROWS[2] + 3, spot, d=5, shown=3)
-        if c.wide:
-            c.fit(
-                used + 6, ROWS[2], c.width - used - 8, t.gettext("from the back spot"), fill=c.dim
-            )
+        where = t.gettext("from the back spot")
+        # Words for the picture where they fit; the picture alone says it otherwise.
+        if c.fits(c.width - used - 8, where):
+            c.text(used + 6, ROWS[2], where, fill=c.dim)
     decider = snap["decider"]
     # GR-7.4: the decider's own button = he plays; the offender's = the shot goes back.
     half = c.width // 2

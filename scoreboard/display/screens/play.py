@@ -32,9 +32,9 @@ def draw(c, snap, t) -> int:
     c.fit(0, bottom, c.width, "{s}", align="center", bold=True, s=frames)
     side_room = (c.width - c.width_of(frames, bold=True)) // 2 - 8
     balls = snap["balls_on_table"]
-    if c.wide:
-        left = t.ngettext("{n} ball left", "{n} balls left", balls)
-        c.fit(2, bottom, side_room, left, fill=c.dim, n=balls)
+    left = t.ngettext("{n} ball left", "{n} balls left", balls).format(n=balls)
+    if c.wide and c.fits(side_room, left):
+        c.text(2, bottom, left, fill=c.dim)
         c.fit(
             c.width - side_room - 2,
             bottom,
@@ -45,7 +45,7 @@ def draw(c, snap, t) -> int:
             n=snap["frame"],
         )
     else:
-        # No room for words on 128 px: a ball and the count.
+        # No room for words: a ball and the count.
         count = str(balls)
         w = c.width_of(count)
         c.text(c.width - w - 1, bottom, count, fill=c.dim)

@@ -1,0 +1,64 @@
+"""`scoreboard gallery`: every phase on every display in every language, as PNG files."""
+
+import json
+from importlib import resources
+from pathlib import Path
+
+from PIL import Image
+
+from scoreboard.cli import UsageError
+from scoreboard.display import DISPLAYS, LANGUAGES
+from scoreboard.display.render import panel, render
+
+# Faults and a hint drawn over the play screen, to show the overlay in the gallery.
+FAULTS = [{"kind": "sensor-stuck", "pocket": 3}, {"kind": "board-lost"}]
+
+
+def samples() -> dict[str, dict]:
+    """The sample snapshots shipped in scoreboard/display/samples, by file name."""
+    folder = resources.files("scoreboard.display") / "samples"
+    return {
+        entry.name.removesuffix(".json"): json.loads(entry.read_text(encoding="utf-8"))
+        for entry in sorted(folder.iterdir(), key=lambda e: e.name)
+        if entry.name.endswith(".json")
+    }
+
+
+def write_gallery(out: Path, *, scale: int = 4) -> list[Path]:
+    """Writes <out>/<display>/<lang>/<sample>.png, scaled by whole pixels so the README
+    shows sharp pixels; returns the files written."""
+    written = []
+    cases = dict(samples())
+    cases["play-faults"] = (cases["play"], {"faults": FAULTS})
+    for display in DISPLAYS:
+        for lang in LANGUAGES:
+            folder = out / display / lang
+            folder.mkdir(parents=True, exist_ok=True)
+            for name, case in cases.items():
+                snap, extra = case if isinstance(case, tuple) else (case, {})
+                image = render(snap, panel(display), lang=lang, **extra).convert("RGB")
+                size = (image.width * scale, image.height * scale)
+                path = folder / f"{name}.png"
+                image.resize(size, Image.Resampling.NEAREST).save(path, optimize=True)
+                written.append(path)
+    return written
+
+
+def run(args) -> int:
+    if args.scale < 1 or args.scale > 16:
+        raise UsageError(f"--scale must be 1 to 16, not {args.scale}")
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"{out} exists and is not a folder")
+    written = write_gallery(out, scale=args.scale)
+    print(f"wrote {len(written)} pictures under {out}/")
+    return 0
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "gallery", help="render every screen on every display and language into a folder"
+    )
+    parser.add_argument("--out", default="docs/gallery", help="folder (default: docs/gallery)")
+    parser.add_argument("--scale", type=int, default=4, help="whole-pixel zoom (default: 4)")
+    parser.set_defaults(run=run)

@@ -1,0 +1,122 @@
+"""Every phrase fits every display in every language; long names are shortened whole-glyph."""
+
+import ast
+import copy
+from pathlib import Path
+
+import pytest
+
+from scoreboard.commands.gallery import samples
+from scoreboard.display import DISPLAYS, LANGUAGES
+from scoreboard.display.catalogs import parse_po, po_files
+from scoreboard.display.i18n import translator
+from scoreboard.display.render import canvas, panel
+from scoreboard.display.screens.faults import HINTS, MESSAGES
+from scoreboard.display.screens.parts import KINDS
+
+LONG_NAMES = {"A": "Олександра-Вікторія Щербатюк", "B": "Maximilian Alexander von Ünterberg"}
+SAMPLES = samples()
+OLEDS = [d for d in DISPLAYS if not panel(d).matrix]
+
+
+def variants():
+    """Each sample with the longest names, every foul kind, two-digit scores and frames,
+    many balls to spot, and every fault and hint over it."""
+    for name, snap in SAMPLES.items():
+        snap = copy.deepcopy(snap)
+        snap["players"] = dict(LONG_NAMES)
+        yield name, snap, {}
+        yield f"{name}+faults", snap, {"faults": [{"kind": "sensor-silent", "pocket": 6}] * 3}
+        if snap.get("foul"):
+            for kind in KINDS:
+                many = copy.deepcopy(snap)
+                many["foul"]["kinds"] = [kind, "double-hit", "push"]
+                many["foul"]["to_spot"] = 15
+                yield f"{name}-{kind}", many, {}
+    wide = copy.deepcopy(SAMPLES["play"])
+    wide.update(
+        score={"A": 15, "B": 1},
+        frames={"A": 9, "B": 12},
+        race=15,
+        target=16,
+        balls_on_table=0,
+        players=dict(LONG_NAMES),
+    )
+    yield "play-two-digits", wide, {}
+    for fault in MESSAGES:
+        yield f"fault-{fault}", SAMPLES["play"], {"faults": [{"kind": fault, "pocket": 6}]}
+    for hint in HINTS:
+        yield f"hint-{hint}", SAMPLES["foul"], {"hint": hint}
+
+
+@pytest.mark.parametrize("display", OLEDS)
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_phrase_fits(display, lang):
+    overflows = []
+    for name, snap, extra in variants():
+        c = canvas(snap, panel(display), lang=lang, **extra)
+        overflows += [f"{name}: {text}" for text in c.overflows]
+    assert overflows == []
+
+
+@pytest.mark.parametrize("display", OLEDS)
+def test_long_names_are_shortened_with_an_ellipsis(display):
+    snap = copy.deepcopy(SAMPLES["play"])
+    snap["players"] = dict(LONG_NAMES)
+    c = canvas(snap, panel(display), lang="uk")
+    shortened = c.shorten(
+        c.width // 2 - 4, "{name}", size=16 if c.wide else 12, name=LONG_NAMES["A"]
+    )
+    assert shortened.endswith("…") and LONG_NAMES["A"].startswith(shortened[:-1].rstrip())
+
+
+def test_shortening_never_cuts_a_glyph():
+    """Terminus is monospaced: a shortened text is whole cells, within its box."""
+    c = canvas(SAMPLES["lag"], panel("ssd1306"), lang="uk")
+    for width in range(6, 128, 5):
+        s = c.shorten(width, "{name}", name=LONG_NAMES["A"])
+        assert c.width_of(s) <= width or s == LONG_NAMES["A"][:1] + "…"
+
+
+def used_phrases() -> set[str]:
+    """Every literal passed to gettext/ngettext in the display code, plus the tables."""
+    found = set(KINDS.values()) | set(MESSAGES.values()) | set(HINTS) | {"Fault: {kind}"}
+    root = Path(__file__).parents[1] / "scoreboard" / "display"
+    for path in root.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", "") in (
+                "gettext",
+                "ngettext",
+            ):
+                args = [a.value for a in node.args if isinstance(a, ast.Constant)]
+                if args and all(isinstance(a, str) for a in args):
+                    found.add(args[0] if node.func.attr == "gettext" else "\0".join(args[:2]))
+    return found
+
+
+@pytest.mark.parametrize("po", po_files(), ids=lambda p: p.parts[-3])
+def test_every_phrase_is_translated(po):
+    catalog = parse_po(po.read_text(encoding="utf-8"))
+    missing = sorted(used_phrases() - set(catalog))
+    assert missing == []
+
+
+@pytest.mark.parametrize(
+    ("lang", "counts"),
+    [
+        (
+            "uk",
+            {1: "1 куля", 2: "2 кулі", 5: "5 куль", 11: "11 куль", 21: "21 куля", 22: "22 кулі"},
+        ),
+        (
+            "ru",
+            {1: "1 шар ", 3: "3 шара", 7: "7 шаров", 12: "12 шаров", 31: "31 шар ", 44: "44 шара"},
+        ),
+        ("en", {1: "1 ball ", 2: "2 balls"}),
+    ],
+)
+def test_plural_forms(lang, counts):
+    t = translator(lang)
+    for n, start in counts.items():
+        text = t.ngettext("{n} ball left", "{n} balls left", n).format(n=n)
+        assert text.startswith(start), (n, text)
