@@ -1,0 +1,87 @@
+"""`scoreboard sensors`: the installer's monitor, against the simulated board."""
+
+import json
+import os
+import random
+
+import pytest
+
+from scoreboard.cli import main
+from scoreboard.commands.sensors import Monitor
+from scoreboard.inputs.simulated_board import SimulatedBoard
+
+
+class Clock:
+    def __init__(self):
+        self.t = 500.0
+
+    def __call__(self):
+        return self.t
+
+
+def watch(monitor, board, clock, seconds, step=0.01):
+    for _ in range(round(seconds / step)):
+        clock.t += step
+        board.step()
+        monitor.step()
+
+
+@pytest.fixture
+def setup():
+    clock, lines = Clock(), []
+    board, path = SimulatedBoard.open_pty(clock, seed=3)
+    monitor = Monitor(port=path, as_json=True, write=lines.append, clock=clock, read_timeout=0)
+    yield monitor, board, clock, lines
+    monitor.link.close()
+    board.close()
+
+
+def test_json_lines_show_link_hello_pots_and_faults(setup):
+    monitor, board, clock, lines = setup
+    watch(monitor, board, clock, 0.3)
+    board.drop_ball(3)
+    board.stick(6)
+    watch(monitor, board, clock, 3.0)
+    objects = [json.loads(line) for line in lines]
+    kinds = [o["event"] for o in objects]
+    assert kinds[:3] == ["link", "link", "hello"]
+    assert [o["pocket"] for o in objects if o["event"] == "pot"] == [3]
+    assert [o["pocket"] for o in objects if o["event"] == "stuck"] == [6]
+    assert {"event": "beams", "blocked": [6]} in objects
+
+
+def test_keeps_running_through_garbage(setup):
+    monitor, board, clock, lines = setup
+    watch(monitor, board, clock, 0.3)
+    rng = random.Random(11)
+    for _ in range(50):
+        os.write(board.fd, bytes(rng.getrandbits(8) for _ in range(rng.randint(1, 60))))
+        watch(monitor, board, clock, 0.02)
+    board.drop_ball(1)
+    watch(monitor, board, clock, 0.5)
+    objects = [json.loads(line) for line in lines]
+    assert any(o["event"] == "noise" for o in objects)
+    assert [o["pocket"] for o in objects if o["event"] == "pot"] == [1]
+    assert not any(o["event"] == "lost" for o in objects)
+
+
+def test_text_lines_for_people(setup):
+    monitor, board, clock, lines = setup
+    monitor.as_json = False
+    watch(monitor, board, clock, 0.3)
+    board.drop_ball(2)
+    watch(monitor, board, clock, 0.3)
+    assert any(line.endswith("POT pocket 2") for line in lines)
+    assert any("hello: pocketboard" in line for line in lines)
+
+
+def test_command_line_with_simulated_board(capsys):
+    assert main(["sensors", "--simulate", "--json", "--every", "0.1", "--duration", "0.8"]) == 0
+    objects = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert any(o["event"] == "hello" for o in objects)
+    assert [o["pocket"] for o in objects if o["event"] == "pot"][:2] == [1, 2]
+
+
+def test_bad_option_is_a_usage_error(capsys):
+    assert main(["sensors", "--simulate", "--every", "0"]) == 2
+    assert "--every" in capsys.readouterr().err
