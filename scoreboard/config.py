@@ -99,7 +99,7 @@ class PinsConfig:
     player_b: int = _opt(6, limits=(0, 27))
     foul: int = _opt(13, limits=(0, 27))
     undo: int = _opt(19, limits=(0, 27))
-    pockets: tuple[int, ...] = _opt((17, 27, 22, 23, 24, 25), limits=(0, 27), count=6)
+    pockets: tuple[int, ...] = _opt((17, 27, 22, 23, 16, 26), limits=(0, 27), count=6)
 
 
 @dataclass(frozen=True)

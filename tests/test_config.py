@@ -50,7 +50,7 @@ def test_defaults_follow_the_issue():
         0x3C,
     )
     assert (c.pins.player_a, c.pins.player_b, c.pins.foul, c.pins.undo) == (5, 6, 13, 19)
-    assert c.pins.pockets == (17, 27, 22, 23, 24, 25)
+    assert c.pins.pockets == (17, 27, 22, 23, 16, 26)
     assert (c.sensors.source, c.sensors.port, c.sensors.usb_vid, c.sensors.usb_pid) == (
         "board",
         "",
@@ -84,8 +84,8 @@ jumped_ball = "spot"
 language = "en"
 [[display.screen]]
 driver = "ssd1322"
-gpio_dc = 16
-gpio_rst = 26
+gpio_dc = 24
+gpio_rst = 25
 rotate = 2
 [[display.screen]]
 driver = "max7219"
@@ -110,7 +110,7 @@ hold_time = 2
     oled, matrix, small, emulator = c.display.screens
     assert (emulator.emulates, emulator.width, emulator.height) == ("ssd1322", 256, 64)
     assert (oled.interface, oled.port, oled.width, oled.height) == ("spi", 0, 256, 64)
-    assert (oled.gpio_dc, oled.gpio_rst, oled.rotate) == (16, 26, 2)
+    assert (oled.gpio_dc, oled.gpio_rst, oled.rotate) == (24, 25, 2)
     assert (matrix.width, matrix.height, matrix.contrast, matrix.spi_device) == (32, 8, 0x70, 1)
     assert (small.interface, small.address, small.port) == ("i2c", 0x3D, 1)
     assert c.sensors.source == "gpio"
@@ -169,7 +169,8 @@ MISTAKES = [
         "GPIO 10 is SPI0 MOSI, used by display.screen[1]",
     ),
     (
-        "[[display.screen]]\ndriver = 'ssd1306'\ninterface = 'spi'\n[sensors]\nsource = 'gpio'\n",
+        "[[display.screen]]\ndriver = 'ssd1306'\ninterface = 'spi'\n[sensors]\nsource = 'gpio'\n"
+        "[pins]\npockets = [17, 27, 22, 23, 24, 25]\n",
         "display.screen[1].gpio_dc",
         1,
         "GPIO 24 is already used by pins.pockets",
