@@ -36,9 +36,9 @@ def test_payload_too_big_is_refused():
 
 def test_garbage_before_a_frame_costs_at_most_that_frame_and_resyncs():
     enc, dec = framing.Encoder(), framing.Decoder()
-    frames = [enc.frame(messages.ack(n)) for n in range(3)]
+    frames = [enc.frame(messages.ack(9, n)) for n in range(3)]
     got = dec.feed(b"MicroPython v1.22 REPL\r\n>>> " + b"".join(frames))
-    assert [messages.parse(p)[1] for _, p in got][-2:] == [1, 2]
+    assert [messages.parse(p)[2] for _, p in got][-2:] == [1, 2]
     assert dec.errors >= 1
 
 
@@ -81,6 +81,6 @@ def test_messages_round_trip_and_reject_wrong_lengths():
     assert messages.parse(messages.pot(70000, 4, 12)) == (messages.POT, 70000 & 0xFFFF, 4, 12)
     hb = messages.heartbeat(9, 1234, 0b100, 0b1, 2, 0)
     assert messages.parse(hb) == (messages.HEARTBEAT, 9, 1234, 4, 1, 2, 0)
-    assert messages.parse(messages.ack(5) + b"x") is None
+    assert messages.parse(messages.ack(1, 5) + b"x") is None
     assert messages.parse(b"\x55") is None
     assert messages.parse(b"") is None

@@ -194,3 +194,19 @@ def test_missing_port_retries_without_raising():
         clock.t += 0.1
         link.step()
     assert link.state == "searching" and events == []
+
+
+def test_board_whose_store_lags_the_host_continues_numbering_from_the_host(rig):
+    rig.board.drop_ball(1)
+    rig.run(0.3)
+    old_flash = rig.board.store.data  # as if the last writes never reached flash
+    rig.board.drop_ball(2)
+    rig.board.drop_ball(3)
+    rig.run(0.5)
+    rig.board.store.data = old_flash
+    rig.board.reset()
+    rig.run(0.5)
+    rig.board.drop_ball(4)
+    rig.run(0.5)
+    assert rig.pots() == [1, 2, 3, 4]
+    assert [e.serial for e in rig.of(Pot)] == [1, 2, 3, 4]

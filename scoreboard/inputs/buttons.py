@@ -31,9 +31,13 @@ class Buttons:
         bounce_time=0.02,
         clock=time.monotonic,
         pin_factory=None,
+        on_edge=None,
     ):
         self.put = put
         self.clock = clock
+        # Called (on gpiozero's thread) after every edge, so the owner can tick while
+        # an input is moving and sleep when it is not.
+        self.on_edge = on_edge
         self.pins = dict(DEFAULT_PINS if pins is None else pins)
         holds = dict(DEFAULT_HOLD_TIMES)
         holds.update(hold_times or {})
@@ -60,6 +64,11 @@ class Buttons:
         for event in events:
             self.put(event)
 
+    def busy(self):
+        """True while a tick may still produce an event."""
+        with self._lock:
+            return any(d.busy for d in self._debouncers.values())
+
     def close(self):
         for device in self._devices:
             device.close()
@@ -71,5 +80,7 @@ class Buttons:
                 events = debouncer.edge(pressed, self.clock())
             for event in events:
                 self.put(event)
+            if self.on_edge is not None:
+                self.on_edge()
 
         return changed

@@ -24,6 +24,11 @@ class ButtonDebouncer:
         self._pressed_at = None
         self._held = False
 
+    @property
+    def busy(self):
+        """True while time alone can still produce an event (a level settling, a hold due)."""
+        return self._raw != self.pressed or (self.pressed and not self._held)
+
     def edge(self, pressed, t):
         """The raw contact changed to `pressed` at `t` (seconds); returns events now known."""
         events = self.tick(t)

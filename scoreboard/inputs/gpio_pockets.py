@@ -34,9 +34,13 @@ class GpioPockets:
         clear_ms=1000,
         clock=time.monotonic,
         pin_factory=None,
+        on_edge=None,
     ):
         self.put = put
         self.clock = clock
+        # Called (on gpiozero's thread) after every edge, so the owner can tick while
+        # an input is moving and sleep when it is not.
+        self.on_edge = on_edge
         self.pins = tuple(pins)
         self._lock = threading.Lock()
         self._counters = []
@@ -66,6 +70,11 @@ class GpioPockets:
             ]
         self._put(found)
 
+    def busy(self):
+        """True while a tick may still count a ball or find a stuck beam."""
+        with self._lock:
+            return any(c.busy for c in self._counters)
+
     def close(self):
         for device in self._devices:
             device.close()
@@ -76,6 +85,8 @@ class GpioPockets:
             with self._lock:
                 found = [(pocket, e) for e in counter.edge(blocked, self.clock() * 1000.0)]
             self._put(found)
+            if self.on_edge is not None:
+                self.on_edge()
 
         return changed
 

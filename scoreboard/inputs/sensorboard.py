@@ -208,7 +208,7 @@ class SensorBoardLink:
         self.state = "up"
         self.status.update(version=version, boot_id=boot_id, store_id=store_id)
         self.put(BoardHello(version, boot_id, now, reset))
-        self._send(messages.ack(self._last))
+        self._send(messages.ack(self._boot_id, self._last))
 
     def _heartbeat(self, now, boot_id, uptime_ms, stuck, blocked, pending, dropped):
         if self.state != "up" or boot_id != self._boot_id:
@@ -239,4 +239,4 @@ class SensorBoardLink:
             self.duplicates += 1
         # Ahead by more than one: an earlier pot was lost on the line. Acking the last
         # one in order makes the board resend from there (go-back-N).
-        self._send(messages.ack(self._last))
+        self._send(messages.ack(self._boot_id, self._last))

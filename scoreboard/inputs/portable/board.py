@@ -1,9 +1,11 @@
 """The sensor board's logic without hardware: counters, pots kept until acked, hello, heartbeat.
 
 Runs on the Pico (firmware/main.py feeds it pin edges and serial bytes) and in-process
-on the host as the simulated board. Pots carry a serial number that survives resets
-(kept in `store`), so a pot counted before a reset is still resent after it and the
-host, which dedupes by serial, neither loses nor doubles it (PROTOCOL.md).
+on the host as the simulated board. Pots are numbered with serials only once the host
+has answered this boot's hello (so numbering continues from what the host has, even if
+the board lost its own count), and unacked pots are kept in `store`, so a pot counted
+before a reset is still resent after it: the host, which dedupes by serial, neither
+loses nor doubles it (PROTOCOL.md).
 """
 
 import struct
@@ -14,8 +16,8 @@ from .pocket_counter import CLEARED, POT, STUCK, PocketCounter
 VERSION = "pocketboard 1.0"
 POCKETS = 6
 
-_STORE_HEAD = "<III"  # store id, next serial, acked serial
-_STORE_POT = "<IB"  # serial, pocket
+_STORE_HEAD = "<II"  # store id, acked serial
+_STORE_POT = "<IB"  # serial (0: not numbered yet), pocket
 
 
 class MemoryStore:
@@ -64,7 +66,9 @@ class Board:
         self.store = store if store is not None else MemoryStore()
         self.encoder = framing.Encoder()
         self.decoder = framing.Decoder()
-        self.outbox = []  # [serial, pocket, t_ms or None, last sent t_ms or None], oldest first
+        # [serial or None, pocket, t_ms or None, last sent t_ms or None], oldest first
+        self.outbox = []
+        self.synced = False  # the host has acked since this boot's hello
         self.dropped = 0
         self.stop_requested = False
         self._stuck_mask = 0
@@ -86,7 +90,7 @@ class Board:
             if msg is None:
                 continue
             if msg[0] == messages.ACK:
-                self._ack(msg[1])
+                self._ack(msg[1], msg[2])
             elif msg[0] == messages.HELLO_REQUEST:
                 self._hello_due = True
             elif msg[0] == messages.STOP and msg[1] == messages.STOP_MAGIC:
@@ -107,6 +111,8 @@ class Board:
         for entry in self.outbox:
             if sent >= self.burst:
                 break
+            if entry[0] is None:
+                break  # not numbered until the host has answered the hello
             if entry[3] is None or now_ms - entry[3] >= self.resend_ms:
                 age = 0 if entry[2] is None else now_ms - entry[2]
                 out.append(messages.pot(entry[0], entry[1], age))
@@ -148,40 +154,59 @@ class Board:
                 self._beat_due = True
 
     def _pot(self, pocket, t_ms):
-        self.outbox.append([self.next_serial, pocket, t_ms, None])
-        self.next_serial += 1
+        self.outbox.append([None, pocket, t_ms, None])
+        self._number()
         if len(self.outbox) > self.outbox_size:
             # No host for a long time: keep the newest, count what had to go.
             self.outbox.pop(0)
             self.dropped += 1
         self._save()
 
-    def _ack(self, serial):
-        # An ack beyond anything sent comes from another history (a wiped store): ignore.
+    def _number(self):
+        if not self.synced:
+            return
+        for entry in self.outbox:
+            if entry[0] is None:
+                entry[0] = self.next_serial
+                self.next_serial += 1
+
+    def _ack(self, boot_id, serial):
+        # An ack meant for an earlier boot may still be on the line: it proves nothing.
+        if boot_id != self.boot_id:
+            return
+        if not self.synced:
+            # The first ack answers our hello: the host has every serial up to it, so
+            # go on from there even if the store was older than the host's count.
+            self.synced = True
+            self.next_serial = max(self.next_serial, serial + 1)
+            self._number()
         if serial <= self.acked or serial >= self.next_serial:
+            self._save()
             return
         self.acked = serial
-        self.outbox = [entry for entry in self.outbox if entry[0] > serial]
+        self.outbox = [e for e in self.outbox if e[0] is None or e[0] > serial]
         self._save()
 
     def _load(self):
         self.store_id = self.boot_id
-        self.next_serial = 1
         self.acked = 0
         data = self.store.load()
         head = struct.calcsize(_STORE_HEAD)
         item = struct.calcsize(_STORE_POT)
-        if data is None or len(data) < head or (len(data) - head) % item:
-            self._save()
-            return
-        self.store_id, self.next_serial, self.acked = struct.unpack(_STORE_HEAD, data[:head])
-        for offset in range(head, len(data), item):
-            serial, pocket = struct.unpack(_STORE_POT, data[offset : offset + item])
-            # The time of a pot from before the reset is lost with the old clock.
-            self.outbox.append([serial, pocket, None, None])
+        if data is not None and len(data) >= head and (len(data) - head) % item == 0:
+            self.store_id, self.acked = struct.unpack(_STORE_HEAD, data[:head])
+            for offset in range(head, len(data), item):
+                serial, pocket = struct.unpack(_STORE_POT, data[offset : offset + item])
+                # The time of a pot from before the reset went with the old clock.
+                self.outbox.append([serial or None, pocket, None, None])
+        self.next_serial = self.acked + 1
+        for entry in self.outbox:
+            if entry[0] is not None and entry[0] >= self.next_serial:
+                self.next_serial = entry[0] + 1
+        self._save()
 
     def _save(self):
-        parts = [struct.pack(_STORE_HEAD, self.store_id, self.next_serial, self.acked)]
+        parts = [struct.pack(_STORE_HEAD, self.store_id, self.acked)]
         for entry in self.outbox:
-            parts.append(struct.pack(_STORE_POT, entry[0], entry[1]))
+            parts.append(struct.pack(_STORE_POT, entry[0] or 0, entry[1]))
         self.store.save(b"".join(parts))

@@ -14,7 +14,7 @@ STOP = 0x83
 _HELLO = "<BIII"
 _HEARTBEAT = "<BIIBBBH"
 _POT = "<BHBI"
-_ACK = "<BI"
+_ACK = "<BII"  # type, boot id of the board it answers, serial
 # A STOP carries this word so that a flipped type byte alone cannot stop the firmware.
 STOP_MAGIC = 0x53544F50
 _STOP = "<BI"
@@ -49,8 +49,8 @@ def pot(serial, pocket, age_ms):
     return struct.pack(_POT, POT, serial & 0xFFFF, pocket, min(max(int(age_ms), 0), 0xFFFFFFFF))
 
 
-def ack(serial):
-    return struct.pack(_ACK, ACK, serial & 0xFFFFFFFF)
+def ack(boot_id, serial):
+    return struct.pack(_ACK, ACK, boot_id, serial & 0xFFFFFFFF)
 
 
 def hello_request():

@@ -32,6 +32,11 @@ class PocketCounter:
         self._start = None  # start of the blocked span being read, if any
         self._clear_at = None  # when the beam last cleared
 
+    @property
+    def busy(self):
+        """True while a span is being read, so only `poll()` can finish it."""
+        return self._start is not None
+
     def edge(self, blocked, t_ms):
         """The beam changed to `blocked` at `t_ms`; repeated levels are ignored."""
         if blocked == self.blocked:
