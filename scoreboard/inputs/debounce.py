@@ -43,7 +43,10 @@ class ButtonDebouncer:
         if self._raw != self.pressed and now - self._raw_since >= self.bounce_time:
             # The change happened when the contact last moved, not when we noticed.
             events += self._settle(self._raw, self._raw_since)
-        if self.pressed and not self._held and now - self._pressed_at >= self.hold_time:
+        # While a release is still settling, the press lasted until the contact opened,
+        # not until now: a 0.99 s press is not made a hold by its release bounce.
+        held_until = now if self._raw else self._raw_since
+        if self.pressed and not self._held and held_until - self._pressed_at >= self.hold_time:
             self._held = True
             events.append(ButtonHold(self.button, self._pressed_at + self.hold_time))
         return events

@@ -133,6 +133,10 @@ class Board:
             )
         return b"".join(self.encoder.frame(payload) for payload in out)
 
+    def quiet(self):
+        """No beam blocked and no ball being read: a moment for slow work like flash."""
+        return all(counter.idle() for counter in self.counters)
+
     def blocked_mask(self):
         mask = 0
         for index in range(POCKETS):

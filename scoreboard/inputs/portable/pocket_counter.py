@@ -65,6 +65,10 @@ class PocketCounter:
             return self._finish()
         return []
 
+    def idle(self):
+        """The beam is clear and no ball is half read."""
+        return self._start is None and not self.blocked
+
     def _gap(self):
         # A stuck beam must stay clear much longer before the pocket counts again, so
         # a failing sensor flickering on and off does not turn into pots.
