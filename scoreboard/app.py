@@ -89,6 +89,7 @@ class App:
         self._hint_timer = None
         self.shown: Shown | None = None
         self._frame_bytes = 0
+        self.extra_handlers: dict[type, object] = {}  # events the wiring handles itself
 
     # -- start ---------------------------------------------------------------------------------
     def _resume(self) -> Match:
@@ -126,6 +127,10 @@ class App:
     # -- events --------------------------------------------------------------------------------
     def handle(self, event) -> None:
         """Everything that happens, one event at a time, on the loop's thread."""
+        extra = self.extra_handlers.get(type(event))
+        if extra is not None:
+            extra(event)
+            return
         match event:
             case BoardHello():
                 self.faults.pop(("board-lost",), None)

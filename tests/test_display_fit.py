@@ -80,7 +80,7 @@ def test_shortening_never_cuts_a_glyph():
 
 def used_phrases() -> set[str]:
     """Every literal passed to gettext/ngettext in the display code, plus the tables."""
-    found = set(KINDS.values()) | set(MESSAGES.values()) | set(HINTS) | {"Fault: {kind}"}
+    found = set(KINDS.values()) | set(MESSAGES.values()) | set(HINTS.values()) | {"Fault: {kind}"}
     root = Path(__file__).parents[1] / "scoreboard" / "display"
     for path in root.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

@@ -65,7 +65,7 @@ def test_faults_leave_the_score_rows_alone(display):
 
 
 def test_hint_is_translated_over_the_foul_screen():
-    image = shown("ssd1306", "uk", SAMPLES["foul"], hint="Foul: not now")
+    image = shown("ssd1306", "uk", SAMPLES["foul"], hint="penalty-ball")
     check(image, "ssd1306-uk-foul-hint")
 
 

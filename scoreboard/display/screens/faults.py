@@ -8,13 +8,21 @@ MESSAGES = {
     "sensor-silent": "Pocket {pocket}: silent",
 }
 
-# Hints the app may pass; each says an input was ignored in this phase.
-HINTS = (
-    "Foul: not now",
-    "Nothing to undo",
-    "Choose: A or B",
-    "Pot not counted",
-)
+# Hints the panel gives (scoreboard/panel.py), by key: an input this phase ignored, or
+# what to do next. Keys not here are shown as given.
+HINTS = {
+    "who-breaks": "Who breaks? Press",
+    "hold-to-pot": "Hold 1 s: +1 ball",
+    "not-your-turn": "Not your turn",
+    "two-buttons": "One button at a time",
+    "penalty-ball": "Penalty ball taken",
+    "ball-after-frame": "Press to go on",
+    "choose": "Choose: A or B",
+    "match-over": "UNDO 3 s: new match",
+    "nothing-to-undo": "Nothing to undo",
+    "confirm-new-match": "New match? UNDO",
+    "refused": "Not allowed now",
+}
 
 
 def overlay(c: Canvas, y: int, t, *, faults=(), hint=None):
@@ -23,7 +31,7 @@ def overlay(c: Canvas, y: int, t, *, faults=(), hint=None):
     the score, so the score stays readable whatever goes wrong."""
     if hint:
         # A hint from the catalog is translated; any other text is shown as given.
-        c.bar(y, "{s}", s=t.gettext(hint))
+        c.bar(y, "{s}", s=t.gettext(HINTS.get(hint, hint)))
         return
     if not faults:
         return

@@ -1,0 +1,148 @@
+"""The wiring of a whole appliance from its config: pins, pocket sensors or the board, displays.
+
+`scoreboard run` builds it on real pins; `scoreboard sim` on gpiozero's MockFactory pins
+with a simulated sensor board behind a pseudo-terminal and emulated displays. Either
+way the same App, loop, panel and journal run.
+"""
+
+import time
+from dataclasses import dataclass
+
+from scoreboard.app import App
+from scoreboard.config import Config
+from scoreboard.display import create_displays
+from scoreboard.inputs.buttons import Buttons
+from scoreboard.inputs.gpio_pockets import GpioPockets
+from scoreboard.inputs.sensorboard import SensorBoardLink
+
+TICK = 0.02  # how often the debouncers are ticked while an input is moving
+
+
+@dataclass(frozen=True)
+class InputEdge:
+    """An input line moved: the loop ticks the debouncers until they settle."""
+
+    t: float
+
+
+def screen_specs(config: Config) -> list[dict]:
+    """The config's [[display.screen]] tables as the display package's spec dicts."""
+    specs = []
+    for screen in config.display.screens:
+        spec = {"driver": screen.driver, "rotate": screen.rotate}
+        if screen.driver in ("ssd1306", "sh1106", "ssd1322"):
+            spec.update(interface=screen.interface, port=screen.port)
+            if screen.interface == "i2c":
+                spec["address"] = screen.address
+            else:
+                spec["device"] = screen.spi_device
+        elif screen.driver.startswith("max7219"):
+            spec.update(port=screen.port, device=screen.spi_device)
+            if screen.driver == "max7219":
+                spec.update(cascaded=screen.cascaded, block_orientation=screen.block_orientation)
+        else:
+            spec["emulates"] = screen.emulates
+        specs.append(spec)
+    return specs
+
+
+class Appliance:
+    """App plus its inputs; :meth:`run` blocks on the event loop until :meth:`stop`."""
+
+    def __init__(
+        self,
+        config: Config,
+        *,
+        state_dir: str,
+        screens: list | None = None,
+        pin_factory=None,
+        board_port: str | None = None,
+        clock=time.monotonic,
+        notifier=None,
+        log=None,
+    ) -> None:
+        self.config = config
+        if screens is None:
+            screens = create_displays(
+                screen_specs(config),
+                lang=config.display.language,
+                on_error=lambda spec, why: self.app.log(f"display {spec['driver']}: {why}"),
+            )
+        self.app = App(
+            config, state_dir=state_dir, screens=screens, clock=clock, notifier=notifier, log=log
+        )
+        self.loop = self.app.loop
+        self._ticking = None
+        pins, timings, sensors = config.pins, config.timings, config.sensors
+        self.buttons = Buttons(
+            self.loop.put,
+            pins={"A": pins.player_a, "B": pins.player_b, "foul": pins.foul, "undo": pins.undo},
+            hold_times={
+                "A": timings.hold_time,
+                "B": timings.hold_time,
+                "foul": timings.hold_time,
+                "undo": timings.undo_hold_time,
+            },
+            bounce_time=timings.button_debounce,
+            clock=clock,
+            pin_factory=pin_factory,
+            on_edge=self._edge,
+        )
+        self.pockets = None
+        self.link = None
+        if sensors.source == "gpio":
+            self.pockets = GpioPockets(
+                self.loop.put,
+                pins=pins.pockets,
+                chatter_ms=timings.beam_min * 1000,
+                stuck_ms=timings.beam_stuck * 1000,
+                clock=clock,
+                pin_factory=pin_factory,
+                on_edge=self._edge,
+            )
+        elif sensors.source == "board":
+            self.link = SensorBoardLink(
+                self.loop.put,
+                port=board_port or sensors.port or None,
+                usb_id=(sensors.usb_vid, sensors.usb_pid),
+                clock=clock,
+                lost_after=sensors.heartbeat_timeout,
+            )
+        self.app.extra_handlers[InputEdge] = self._tick
+
+    def _edge(self) -> None:
+        """From an input thread: wake the loop so it ticks the debouncers (no polling when idle)."""
+        self.loop.put(InputEdge(self.loop.clock()))
+
+    def _tick(self, event=None) -> None:
+        now = self.loop.clock()
+        self.buttons.tick(now)
+        busy = self.buttons.busy()
+        if self.pockets is not None:
+            self.pockets.tick(now)
+            busy = busy or self.pockets.busy()
+        if self._ticking is not None:
+            self._ticking.cancel()
+            self._ticking = None
+        if busy:
+            self._ticking = self.loop.call_later(TICK, self._tick)
+
+    def run(self) -> None:
+        self.app.start()
+        if self.link is not None:
+            self.link.start()
+        try:
+            self.loop.run_forever()
+        finally:
+            self.close()
+
+    def stop(self) -> None:
+        self.loop.stop()
+
+    def close(self) -> None:
+        if self.link is not None:
+            self.link.stop()
+        self.buttons.close()
+        if self.pockets is not None:
+            self.pockets.close()
+        self.app.close()

@@ -1,0 +1,45 @@
+"""`scoreboard run [--config PATH]`: the appliance on the Pi: real pins, displays, sensor board."""
+
+import signal
+
+from scoreboard import config as configuration
+from scoreboard.cli import UsageError
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "run",
+        help="run the appliance (on the Pi; the systemd service runs this)",
+        description="Run the scoreboard on real pins, displays and the sensor board.",
+    )
+    parser.add_argument(
+        "--config",
+        default=str(configuration.DEFAULT_PATH),
+        metavar="PATH",
+        help=f"the config file (default {configuration.DEFAULT_PATH})",
+    )
+    parser.add_argument("--state-dir", metavar="DIR", help="overrides [service] state_dir")
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    import sdnotify
+
+    from scoreboard.appliance import Appliance
+    from scoreboard.journal import JournalError
+
+    try:
+        config = configuration.load(args.config)
+    except configuration.ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        appliance = Appliance(
+            config,
+            state_dir=args.state_dir or config.service.state_dir,
+            notifier=sdnotify.SystemdNotifier(),
+        )
+    except JournalError as exc:
+        raise UsageError(str(exc)) from None
+    signal.signal(signal.SIGTERM, lambda *_: appliance.stop())
+    appliance.run()
+    return 0

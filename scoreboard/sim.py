@@ -1,0 +1,163 @@
+"""The simulator: the real appliance on gpiozero's MockFactory pins, a simulated sensor board
+behind a pseudo-terminal, and luma's emulated displays, driven from the keyboard.
+
+Keys: a / b press a player's button, A / B hold it, f FOUL, u UNDO, U hold UNDO,
+1-6 a ball falls into that pocket, q quits.
+"""
+
+import contextlib
+import os
+import sys
+import termios
+import threading
+import time
+import tty
+from dataclasses import replace
+
+from gpiozero.pins.mock import MockFactory
+
+from scoreboard.appliance import Appliance
+from scoreboard.commands.replay import describe
+from scoreboard.config import Config
+from scoreboard.display import create_displays
+from scoreboard.inputs.simulated_board import SimulatedBoard
+
+LEGEND = "a/b press  A/B hold  f FOUL  u UNDO  U hold UNDO  1-6 ball in pocket  q quit"
+PRESS_SECONDS = 0.12
+HOLD_MARGIN = 0.3  # held this much past the hold time
+
+
+class SimulatedTable:
+    """The hands at the table: presses and holds mock pins, drops balls into the board."""
+
+    def __init__(self, config: Config, factory: MockFactory, board: SimulatedBoard) -> None:
+        pins = config.pins
+        self.pins = {
+            "a": pins.player_a,
+            "b": pins.player_b,
+            "f": pins.foul,
+            "u": pins.undo,
+        }
+        self.hold_times = {
+            "a": config.timings.hold_time,
+            "b": config.timings.hold_time,
+            "f": config.timings.hold_time,
+            "u": config.timings.undo_hold_time,
+        }
+        self.factory = factory
+        self.board = board
+
+    def key(self, key: str) -> bool:
+        """Act on one key; False for a key that means nothing."""
+        if key.lower() in self.pins:
+            name = key.lower()
+            down = self.hold_times[name] + HOLD_MARGIN if key.isupper() else PRESS_SECONDS
+            self._press(self.pins[name], down)
+        elif key in "123456" and len(key) == 1:
+            self.board.drop_ball(int(key))
+        else:
+            return False
+        return True
+
+    def _press(self, pin_number: int, seconds: float) -> None:
+        pin = self.factory.pin(pin_number)
+        pin.drive_low()  # buttons close to ground (pull-ups on)
+        release = threading.Timer(seconds, pin.drive_high)
+        release.daemon = True
+        release.start()
+
+
+class TextScreen:
+    """A few lines of text under the emulated display: the score in words and the keys."""
+
+    def __init__(self, out, *, top_row: int | None) -> None:
+        self.out = out
+        self.top_row = top_row
+
+    def show(self, snapshot, *, faults=(), hint=None) -> None:
+        lines = describe(snapshot).splitlines()
+        lines += [f"! {f['kind']} {f.get('pocket', '')}".rstrip() for f in faults]
+        if hint:
+            lines.append(f"hint: {hint}")
+        if self.top_row is None:  # not a terminal: one block per state, for logs and tests
+            self.out.write("\n".join(lines) + "\n--\n")
+        else:
+            self.out.write(f"\x1b[{self.top_row};1H\x1b[J")
+            self.out.write("\n".join([*lines, "", LEGEND]) + "\n")
+        self.out.flush()
+
+
+def emulated_screens(config: Config, *, interactive: bool, emulates: str) -> list:
+    """The terminal emulator (and a window when there is a screen) plus the text lines."""
+    out = sys.stdout
+    if not interactive:
+        return [TextScreen(out, top_row=None)]
+    specs = [{"driver": "emulator-terminal", "emulates": emulates}]
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        specs.append({"driver": "emulator-pygame", "emulates": "max7219"})
+    screens = create_displays(specs, lang=config.display.language)
+    columns = os.get_terminal_size(out.fileno()).columns
+    width, height = (256, 64) if emulates == "ssd1322" else (128, 64)
+    rows = -(-height * columns // width) // 2  # asciiblock scales the picture to the width
+    return [*screens, TextScreen(out, top_row=rows + 2)]
+
+
+def run_sim(config: Config, *, state_dir: str, emulates: str = "ssd1306") -> int:
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    # The simulated board stands in for the USB sensor board; buttons are mock pins.
+    config = replace(config, sensors=replace(config.sensors, source="board"))
+    factory = MockFactory()
+    board, port = SimulatedBoard.open_pty(time.monotonic)
+    board.start()
+    appliance = Appliance(
+        config,
+        state_dir=state_dir,
+        screens=emulated_screens(config, interactive=interactive, emulates=emulates),
+        pin_factory=factory,
+        board_port=port,
+        log=lambda message: None if interactive else print(f"log: {message}", flush=True),
+    )
+    table = SimulatedTable(config, factory, board)
+    reader = threading.Thread(
+        target=_read_keys, args=(table, appliance, interactive), name="keyboard", daemon=True
+    )
+    with _cbreak(interactive):
+        reader.start()
+        try:
+            appliance.run()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            board.stop()
+            board.close()
+    return 0
+
+
+def _read_keys(table: SimulatedTable, appliance: Appliance, interactive: bool) -> None:
+    fd = sys.stdin.fileno()
+    while True:
+        data = os.read(fd, 1)
+        if not data or data == b"q":
+            break
+        key = data.decode(errors="replace")
+        if not table.key(key) and not interactive and key.strip():
+            print(f"unknown key {key!r}", flush=True)
+    appliance.stop()
+
+
+@contextlib.contextmanager
+def _cbreak(interactive: bool):
+    """Keys without Enter and without echo, restored however the simulator ends."""
+    if not interactive:
+        yield
+        return
+    fd = sys.stdin.fileno()
+    saved = termios.tcgetattr(fd)
+    tty.setcbreak(fd)
+    sys.stdout.write("\x1b[?25l")  # hide the cursor
+    try:
+        yield
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+        sys.stdout.write("\x1b[?25h\n")
+        sys.stdout.flush()
