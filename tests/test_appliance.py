@@ -1,0 +1,114 @@
+"""The whole appliance on gpiozero's MockFactory pins and luma's dummy display, in simulated time."""
+
+import dataclasses
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from scoreboard import config as configuration
+from scoreboard.appliance import Appliance, screen_specs
+from scoreboard.display import create_displays
+from scoreboard.loop import ManualClock
+
+
+@pytest.fixture
+def appliance(tmp_path):
+    cfg = configuration.default()
+    cfg = dataclasses.replace(cfg, sensors=dataclasses.replace(cfg.sensors, source="gpio"))
+    clock = ManualClock(100.0)
+    factory = MockFactory()
+    screens = create_displays([{"driver": "dummy", "emulates": "ssd1306"}], lang="en")
+    a = Appliance(
+        cfg,
+        state_dir=tmp_path,
+        screens=screens,
+        pin_factory=factory,
+        clock=clock,
+        log=lambda m: None,
+    )
+    a.app.start()
+    a.clock, a.factory, a.screen = clock, factory, screens[0]
+    yield a
+    a.close()
+
+
+def settle(a, seconds):
+    """Let simulated time pass in small steps, running the loop as it would."""
+    end = a.clock() + seconds
+    a.loop.run_pending()
+    while a.clock() < end:
+        a.clock.advance(0.005)
+        a.loop.run_pending()
+
+
+def press(a, pin, seconds=0.1):
+    a.factory.pin(pin).drive_low()
+    settle(a, seconds)
+    a.factory.pin(pin).drive_high()
+    settle(a, 0.1)
+
+
+def ball(a, pocket_pin, ms=40):
+    a.factory.pin(pocket_pin).drive_low()  # the beam is broken while the ball passes
+    settle(a, ms / 1000)
+    a.factory.pin(pocket_pin).drive_high()
+    settle(a, 0.05)
+
+
+def test_buttons_and_gpio_pocket_sensors_play_a_frame(appliance):
+    a, pins = appliance, appliance.config.pins
+    press(a, pins.player_a)  # lag: A breaks
+    ball(a, pins.pockets[0])
+    ball(a, pins.pockets[2])
+    s = a.app.shown.snapshot
+    assert s["phase"] == "play" and s["score"] == {"A": 2, "B": 0}
+    assert a.app.match.events[-1].pots == 2  # close together: one shot
+    press(a, pins.foul)  # the same shot was a foul: both balls come back (GR-22.3)
+    s = a.app.shown.snapshot
+    assert s["phase"] == "break-foul" and s["score"] == {"A": 0, "B": 1}
+
+
+def test_a_hold_is_a_ball_by_hand_and_chatter_is_one_press(appliance):
+    a, pins = appliance, appliance.config.pins
+    pin = a.factory.pin(pins.player_a)
+    for _ in range(5):  # a chattering contact settles into one press
+        pin.drive_low()
+        settle(a, 0.002)
+        pin.drive_high()
+        settle(a, 0.002)
+    pin.drive_low()
+    settle(a, 0.1)
+    pin.drive_high()
+    settle(a, 0.1)
+    assert a.app.shown.snapshot["phase"] == "break" and a.app.shown.snapshot["events"] == 5
+    press(a, pins.player_a, seconds=1.3)  # held: a ball entered by hand
+    assert a.app.shown.snapshot["score"] == {"A": 1, "B": 0}
+
+
+def test_the_loop_sleeps_when_no_input_moves(appliance):
+    a = appliance
+    press(a, a.config.pins.player_a)
+    settle(a, 1.0)
+    assert a._ticking is None  # nothing scheduled: the loop waits on its queue
+
+
+def test_a_stuck_pocket_sensor_is_a_fault_not_a_stream_of_pots(appliance):
+    a, pins = appliance, appliance.config.pins
+    press(a, pins.player_a)
+    a.factory.pin(pins.pockets[3]).drive_low()
+    settle(a, 3.0)
+    assert {"kind": "sensor-stuck", "pocket": 4} in a.app.shown.faults
+    assert a.app.shown.snapshot["score"] == {"A": 0, "B": 0}
+    a.factory.pin(pins.pockets[3]).drive_high()
+    settle(a, 2.0)
+    assert a.app.shown.faults == ()
+
+
+def test_screen_specs_follow_the_config():
+    cfg = configuration.loads(
+        '[[display.screen]]\ndriver = "ssd1322"\ninterface = "spi"\nspi_device = 1\n'
+        '[[display.screen]]\ndriver = "max7219"\ncascaded = 4\n'
+    )
+    oled, led = screen_specs(cfg)
+    assert oled["driver"] == "ssd1322" and oled["device"] == 1 and oled["interface"] == "spi"
+    assert led["cascaded"] == 4
