@@ -157,7 +157,7 @@ class SensorBoardLink:
             return False
         self.path = path
         self.state = "waiting"
-        self.decoder = framing.Decoder()
+        self.decoder.buf = b""  # half a frame from the last connection is no use
         self._last_frame = now
         self._ask_hello(now)
         return self._serial is not None
@@ -204,10 +204,12 @@ class SensorBoardLink:
             self._last = acked
         else:
             self._last = max(self._last, acked)
+        again = self.state == "up" and boot_id == self._boot_id
         self._boot_id = boot_id
         self.state = "up"
         self.status.update(version=version, boot_id=boot_id, store_id=store_id)
-        self.put(BoardHello(version, boot_id, now, reset))
+        if not again:  # a board repeats its hello until it hears our ack
+            self.put(BoardHello(version, boot_id, now, reset))
         self._send(messages.ack(self._boot_id, self._last))
 
     def _heartbeat(self, now, boot_id, uptime_ms, stuck, blocked, pending, dropped):
@@ -220,6 +222,9 @@ class SensorBoardLink:
         self.status.update(
             uptime_ms=uptime_ms, stuck=stuck, blocked=blocked, pending=pending, dropped=dropped
         )
+        if pending:
+            # The board still holds pots: maybe our last ack was lost. Repeat it.
+            self._send(messages.ack(self._boot_id, self._last))
         changed = stuck ^ self._stuck
         self._stuck = stuck
         for index in range(POCKETS):

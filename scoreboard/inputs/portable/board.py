@@ -75,6 +75,7 @@ class Board:
         self._hello_due = True
         self._beat_due = True
         self._last_beat = 0
+        self._last_resend = 0
         self._load()
 
     # -- input -------------------------------------------------------------------------
@@ -107,18 +108,22 @@ class Board:
             self._hello_due = False
             self._beat_due = True
             out.append(messages.hello(self.boot_id, self.store_id, self.acked, self.version))
-        sent = 0
-        for entry in self.outbox:
-            if sent >= self.burst:
-                break
+        # New pots go out at once; every resend_ms the oldest unacked ones go again, in
+        # order, since the host takes pots only in order (go-back-N).
+        resend = self.outbox and now_ms - self._last_resend >= self.resend_ms
+        if resend:
+            self._last_resend = now_ms
+        for position, entry in enumerate(self.outbox):
             if entry[0] is None:
                 break  # not numbered until the host has answered the hello
-            if entry[3] is None or now_ms - entry[3] >= self.resend_ms:
+            if entry[3] is None or (resend and position < self.burst):
                 age = 0 if entry[2] is None else now_ms - entry[2]
                 out.append(messages.pot(entry[0], entry[1], age))
                 entry[3] = now_ms
-                sent += 1
         if self._beat_due or now_ms - self._last_beat >= self.heartbeat_ms:
+            if not self.synced:
+                # The host's answer to our hello may have been lost: say it again.
+                out.insert(0, messages.hello(self.boot_id, self.store_id, self.acked, self.version))
             self._beat_due = False
             self._last_beat = now_ms
             out.append(
@@ -158,12 +163,13 @@ class Board:
                 self._beat_due = True
 
     def _pot(self, pocket, t_ms):
+        if len(self.outbox) >= self.outbox_size:
+            # No host for a long time. Keep the oldest: dropping a numbered pot would
+            # leave a gap the host waits on forever; count what could not be kept.
+            self.dropped += 1
+            return
         self.outbox.append([None, pocket, t_ms, None])
         self._number()
-        if len(self.outbox) > self.outbox_size:
-            # No host for a long time: keep the newest, count what had to go.
-            self.outbox.pop(0)
-            self.dropped += 1
         self._save()
 
     def _number(self):
