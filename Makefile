@@ -24,6 +24,13 @@ format: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/replay_speed.py
+	$(BIN)/python bench/pocket_counting.py
+	$(BIN)/python bench/link_torture.py
+	$(BIN)/python bench/display_speed.py
+	$(BIN)/python bench/appliance_figures.py
+
+gallery: $(STAMP)
+	$(BIN)/scoreboard gallery --out docs/gallery
 
 diagram: $(STAMP)
 	$(BIN)/python -m scoreboard.lifecycle > docs/lifecycle.md

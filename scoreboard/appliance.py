@@ -15,7 +15,7 @@ from scoreboard.inputs.buttons import Buttons
 from scoreboard.inputs.gpio_pockets import GpioPockets
 from scoreboard.inputs.sensorboard import SensorBoardLink
 
-TICK = 0.02  # how often the debouncers are ticked while an input is moving
+TICK = 0.002  # how often the debouncers are ticked while an input is moving
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     import sdnotify
+    from gpiozero.exc import BadPinFactory
 
     from scoreboard.appliance import Appliance
     from scoreboard.journal import JournalError
@@ -40,6 +41,11 @@ def run(args) -> int:
         )
     except JournalError as exc:
         raise UsageError(str(exc)) from None
+    except BadPinFactory as exc:
+        raise UsageError(
+            f"no GPIO on this machine ({exc}); on a laptop run `scoreboard sim`, "
+            "or set GPIOZERO_PIN_FACTORY=mock"
+        ) from None
     signal.signal(signal.SIGTERM, lambda *_: appliance.stop())
     appliance.run()
     return 0

@@ -1,0 +1,235 @@
+"""Benchmark: the running appliance's figures (issue 5). Prints them; asserts nothing.
+
+- input-to-display latency, p50 and p99 (target p99 <= 5 ms): a pot frame on the serial
+  link to the new frame on a dummy display, and a mock GPIO beam edge to the new frame;
+- idle CPU over 60 s (target <= 0.5 % of a core), with the sensor board linked;
+- resident memory (target <= 60 MB);
+- time from start to the first frame (target <= 1.5 s).
+
+Run: .venv/bin/python bench/appliance_figures.py [--idle-seconds 60] [--samples 300]
+"""
+
+import argparse
+import dataclasses
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+from gpiozero.pins.mock import MockFactory
+
+from scoreboard import config as configuration
+from scoreboard.appliance import Appliance
+from scoreboard.display import create_displays
+from scoreboard.inputs.portable import framing, messages
+from scoreboard.inputs.simulated_board import SimulatedBoard
+
+
+class TimedBoard(SimulatedBoard):
+    """The simulated board, noting when it writes a frame that carries a pot."""
+
+    last_pot_write = None
+
+    def _write(self, data):
+        frames = framing.Decoder().feed(data)
+        if any(payload and payload[0] == messages.POT for _, payload in frames):
+            self.last_pot_write = time.perf_counter()
+        super()._write(data)
+
+
+class TimedScreen:
+    """Wraps a dummy display and notes when each new picture was drawn."""
+
+    def __init__(self, screen):
+        self.screen = screen
+        self.shown = threading.Event()
+        self.at = None
+
+    def show(self, snapshot, **kwargs):
+        sent = self.screen.show(snapshot, **kwargs)
+        self.at = time.perf_counter()
+        self.shown.set()
+        return sent
+
+
+def with_source(source: str):
+    cfg = configuration.default()
+    return dataclasses.replace(cfg, sensors=dataclasses.replace(cfg.sensors, source=source))
+
+
+def percentiles(samples):
+    ms = sorted(s * 1000 for s in samples)
+    return statistics.median(ms), ms[min(len(ms) - 1, int(len(ms) * 0.99))]
+
+
+def latency_serial(samples: int) -> tuple[float, float]:
+    board, port = TimedBoard.open_pty(time.monotonic)
+    board.start()
+    screen = TimedScreen(create_displays([{"driver": "dummy"}], lang="uk")[0])
+    with tempfile.TemporaryDirectory() as state:
+        appliance = Appliance(
+            with_source("board"),
+            state_dir=state,
+            screens=[screen],
+            board_port=port,
+            pin_factory=MockFactory(),
+            log=lambda m: None,
+        )
+        thread = threading.Thread(target=appliance.run, daemon=True)
+        thread.start()
+        appliance.loop.put(_press("A"))  # lag: A breaks
+        time.sleep(1.5)  # let the link say hello
+        times = []
+        for i in range(samples):
+            screen.shown.clear()
+            board.drop_ball(1 + i % 6)
+            if not screen.shown.wait(2.0) or board.last_pot_write is None:
+                continue
+            times.append(screen.at - board.last_pot_write)
+            if i % 12 == 11:  # keep the frame from ending: take the balls back
+                for _ in range(12):
+                    appliance.loop.put(_press("undo"))
+                time.sleep(0.2)
+            time.sleep(0.01)
+        appliance.stop()
+        thread.join()
+    board.stop()
+    board.close()
+    return percentiles(times)
+
+
+def latency_gpio(samples: int) -> tuple[float, float]:
+    factory = MockFactory()
+    cfg = with_source("gpio")
+    screen = TimedScreen(create_displays([{"driver": "dummy"}], lang="uk")[0])
+    with tempfile.TemporaryDirectory() as state:
+        appliance = Appliance(
+            cfg, state_dir=state, screens=[screen], pin_factory=factory, log=lambda m: None
+        )
+        thread = threading.Thread(target=appliance.run, daemon=True)
+        thread.start()
+        appliance.loop.put(_press("A"))
+        time.sleep(0.2)
+        times = []
+        for i in range(samples):
+            pin = factory.pin(cfg.pins.pockets[i % 6])
+            screen.shown.clear()
+            pin.drive_low()
+            time.sleep(0.03)  # a ball in the beam
+            start = time.perf_counter()
+            pin.drive_high()  # it has left: counted after the chatter window
+            if screen.shown.wait(2.0):
+                times.append(screen.at - start)
+            if i % 12 == 11:
+                for _ in range(12):
+                    appliance.loop.put(_press("undo"))
+                time.sleep(0.2)
+        appliance.stop()
+        thread.join()
+    return percentiles(times)
+
+
+def _press(button):
+    from scoreboard.inputs.events import ButtonPress
+
+    return ButtonPress(button, time.monotonic())
+
+
+def child(state: str, port: str) -> None:
+    """The appliance alone in a process: reports its first frame, then idles until killed."""
+    screen = create_displays([{"driver": "dummy"}], lang="uk")[0]
+
+    class FirstFrame:
+        said = False
+
+        def show(self, snapshot, **kwargs):
+            screen.show(snapshot, **kwargs)
+            if not self.said:
+                self.said = True
+                print(json.dumps({"first_frame": time.time()}), flush=True)
+
+    appliance = Appliance(
+        with_source("board"),
+        state_dir=state,
+        screens=[FirstFrame()],
+        board_port=port,
+        pin_factory=MockFactory(),
+        log=lambda m: None,
+    )
+    appliance.run()
+
+
+def rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def cpu_seconds(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def start_idle_memory(idle_seconds: float) -> dict:
+    board, port = SimulatedBoard.open_pty(time.monotonic)
+    board.start()
+    with tempfile.TemporaryDirectory() as state:
+        started = time.time()
+        proc = subprocess.Popen(
+            [sys.executable, __file__, "--child", state, port], stdout=subprocess.PIPE, text=True
+        )
+        first = json.loads(proc.stdout.readline())["first_frame"]
+        time.sleep(2.0)  # the link comes up; then measure the quiet table
+        cpu0, t0 = cpu_seconds(proc.pid), time.time()
+        time.sleep(idle_seconds)
+        cpu1, t1 = cpu_seconds(proc.pid), time.time()
+        memory = rss_mb(proc.pid)
+        proc.kill()
+        proc.wait()
+    board.stop()
+    board.close()
+    return {
+        "start": first - started,
+        "idle_cpu": (cpu1 - cpu0) / (t1 - t0) * 100,
+        "rss": memory,
+        "idle_seconds": t1 - t0,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--idle-seconds", type=float, default=60.0)
+    parser.add_argument("--samples", type=int, default=300)
+    parser.add_argument("--child", nargs=2, metavar=("STATE", "PORT"))
+    args = parser.parse_args()
+    if args.child:
+        child(*args.child)
+        return
+    p50, p99 = latency_serial(args.samples)
+    print(
+        f"latency serial pot frame -> frame on dummy: p50 {p50:.2f} ms, p99 {p99:.2f} ms "
+        "(target p99 <= 5 ms)"
+    )
+    p50, p99 = latency_gpio(args.samples)
+    print(
+        f"latency GPIO beam clear -> frame on dummy: p50 {p50:.2f} ms, p99 {p99:.2f} ms "
+        "(includes the 4 ms chatter window; target p99 <= 5 ms)"
+    )
+    figures = start_idle_memory(args.idle_seconds)
+    print(f"start to first frame: {figures['start']:.2f} s (target <= 1.5 s)")
+    print(
+        f"idle CPU over {figures['idle_seconds']:.0f} s: {figures['idle_cpu']:.3f} % of a core "
+        "(target <= 0.5 %)"
+    )
+    print(f"resident memory: {figures['rss']:.1f} MB (target <= 60 MB)")
+
+
+if __name__ == "__main__":
+    main()
