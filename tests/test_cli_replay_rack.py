@@ -79,3 +79,14 @@ def test_lifecycle_diagram_in_docs_is_generated_from_the_code():
         [sys.executable, "-m", "scoreboard.lifecycle"], capture_output=True, text=True, check=True
     ).stdout
     assert Path(__file__).parent.parent.joinpath("docs/lifecycle.md").read_text() == generated
+
+
+def test_replay_png_writes_the_final_screen_at_the_devices_resolution(tmp_path, capsys):
+    from PIL import Image
+
+    log = tmp_path / "match.log"
+    log.write_text(LOG)
+    for display, size in [("ssd1306", (128, 64)), ("ssd1322", (256, 64)), ("max7219", (32, 8))]:
+        png = tmp_path / f"{display}.png"
+        assert main(["replay", str(log), "--png", str(png), "--display", display]) == 0
+        assert Image.open(png).size == size
