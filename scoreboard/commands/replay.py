@@ -4,6 +4,7 @@ import json
 import sys
 
 from scoreboard.cli import UsageError
+from scoreboard.display import DISPLAYS, LANGUAGES
 from scoreboard.matchlog import LogError, replay
 
 
@@ -19,11 +20,11 @@ def register(subparsers) -> None:
     parser.add_argument(
         "--display",
         default="ssd1306",
-        choices=["ssd1306", "sh1106", "ssd1322", "max7219"],
+        choices=DISPLAYS,
         help="the display whose screen --png draws (default ssd1306)",
     )
     parser.add_argument(
-        "--lang", default="uk", choices=["uk", "ru", "en"], help="language of --png (default uk)"
+        "--lang", default="uk", choices=LANGUAGES, help="language of --png (default uk)"
     )
     parser.set_defaults(run=run)
 

@@ -2,6 +2,7 @@
 
 from scoreboard import config as configuration
 from scoreboard.cli import UsageError
+from scoreboard.display import DISPLAYS
 
 DEFAULT_STATE_DIR = "state"
 
@@ -27,7 +28,7 @@ def register(subparsers) -> None:
     parser.add_argument(
         "--display",
         default="ssd1306",
-        choices=["ssd1306", "sh1106", "ssd1322", "max7219"],
+        choices=DISPLAYS,
         help="the display the terminal emulates (default ssd1306)",
     )
     parser.set_defaults(run=run)

@@ -1,17 +1,15 @@
 """Six pocket beam sensors on the Pi's own GPIO, counted by the board's counter code.
 
 The counting is `portable.pocket_counter`, the same code the sensor board runs, so a
-table gets the same counting whichever way the sensors are wired. gpiozero calls back
-on its own thread; callbacks only timestamp edges and `put()`; the loop's owner calls
-`tick()` every 10-50 ms, since a ball counts only once the beam has stayed clear.
+table gets the same counting whichever way the sensors are wired. The loop's owner
+calls `tick()` while `busy()` (see gpio_lines), since a ball counts only once the beam
+has stayed clear.
 """
 
-import threading
 import time
 
-from gpiozero import DigitalInputDevice
-
 from scoreboard.inputs.events import Pot, SensorCleared, SensorStuck
+from scoreboard.inputs.gpio_lines import GpioLines
 from scoreboard.inputs.portable.pocket_counter import CLEARED, POT, STUCK, PocketCounter
 
 # BCM 24 and 25 are left to the SSD1322 display (DC, reset): see hardware/pinmap.toml.
@@ -19,7 +17,7 @@ DEFAULT_PINS = (17, 27, 22, 23, 16, 26)
 _EVENTS = {POT: Pot, STUCK: SensorStuck, CLEARED: SensorCleared}
 
 
-class GpioPockets:
+class GpioPockets(GpioLines):
     """Pockets 1-6 on `pins`; a break-beam receiver pulls its line low when blocked."""
 
     def __init__(
@@ -36,60 +34,39 @@ class GpioPockets:
         pin_factory=None,
         on_edge=None,
     ):
-        self.put = put
-        self.clock = clock
-        # Called (on gpiozero's thread) after every edge, so the owner can tick while
-        # an input is moving and sleep when it is not.
-        self.on_edge = on_edge
+        super().__init__(put, clock=clock, pin_factory=pin_factory, on_edge=on_edge)
         self.pins = tuple(pins)
-        self._lock = threading.Lock()
         self._counters = []
-        self._devices = []
         for pocket, pin in enumerate(self.pins, start=1):
             counter = PocketCounter(
                 chatter_ms=chatter_ms, min_ball_ms=min_ball_ms, stuck_ms=stuck_ms, clear_ms=clear_ms
             )
             # Open-collector receivers need the pull-up and read low when blocked;
             # a push-pull sensor that drives high when blocked gets the pull-down.
-            device = DigitalInputDevice(
-                pin, pull_up=blocked_when_low, bounce_time=None, pin_factory=pin_factory
-            )
-            device.when_activated = self._callback(pocket, counter, True)
-            device.when_deactivated = self._callback(pocket, counter, False)
+            self._watch(pin, pull_up=blocked_when_low, read=self._reader(pocket, counter))
             self._counters.append(counter)
-            self._devices.append(device)
 
     def tick(self, now=None):
         """Count balls that have left their beam and report stuck beams."""
-        now = self.clock() if now is None else now
-        with self._lock:
-            found = [
-                (pocket, event)
-                for pocket, counter in enumerate(self._counters, start=1)
-                for event in counter.poll(now * 1000.0)
-            ]
-        self._put(found)
+        self._tick_all(self._poll, now)
 
     def busy(self):
         """True while a tick may still count a ball or find a stuck beam."""
         with self._lock:
             return any(c.busy for c in self._counters)
 
-    def close(self):
-        for device in self._devices:
-            device.close()
-        self._devices = []
+    def _poll(self, now):
+        return [
+            _EVENTS[kind](pocket, t_ms / 1000.0)
+            for pocket, counter in enumerate(self._counters, start=1)
+            for kind, t_ms in counter.poll(now * 1000.0)
+        ]
 
-    def _callback(self, pocket, counter, blocked):
-        def changed():
-            with self._lock:
-                found = [(pocket, e) for e in counter.edge(blocked, self.clock() * 1000.0)]
-            self._put(found)
-            if self.on_edge is not None:
-                self.on_edge()
+    @staticmethod
+    def _reader(pocket, counter):
+        def read(blocked, now):
+            return [
+                _EVENTS[k](pocket, t_ms / 1000.0) for k, t_ms in counter.edge(blocked, now * 1000.0)
+            ]
 
-        return changed
-
-    def _put(self, found):
-        for pocket, (kind, t_ms) in found:
-            self.put(_EVENTS[kind](pocket, t_ms / 1000.0))
+        return read
