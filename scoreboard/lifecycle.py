@@ -133,7 +133,7 @@ class Lifecycle:
             raise RuleError(REFUSALS.get((kind, phase), f"not allowed in phase {phase}"))
         self._next, outcome = self._judge(event, phase)
         try:
-            self.trigger(outcome.replace("-", "_"))
+            self.machine.events[outcome].trigger(self)
         except MachineError:
             raise RuleError(f"{kind} cannot end in {outcome} in phase {phase}") from None
         finally:

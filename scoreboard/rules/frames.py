@@ -22,7 +22,7 @@ def choose_breaker(state: MatchState, side: Side) -> MatchState:
 def settle_frame(state: MatchState, outcome: str) -> tuple[MatchState, str]:
     """FP-1, D-2: the frame ends the moment a player reaches the target; D-5: race to N.
 
-    Returns the state and ``"match-won"``, ``"frame-won"``, or ``outcome`` when
+    Returns the state and ``"match_won"``, ``"frame_won"``, or ``outcome`` when
     the frame goes on. Points past the target stay as they are (D-2: never clipped).
     """
     reached = [side for side in ("A", "B") if state.score[side] >= state.target]
@@ -40,8 +40,8 @@ def settle_frame(state: MatchState, outcome: str) -> tuple[MatchState, str]:
         frame_scores=(*state.frame_scores, (state.score.A, state.score.B)),
     )
     if frames[winner] >= state.race:
-        return replace(state, winner=winner), "match-won"
-    return state, "frame-won"
+        return replace(state, winner=winner), "match_won"
+    return state, "frame_won"
 
 
 def next_frame(state: MatchState) -> MatchState:

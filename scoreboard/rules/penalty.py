@@ -5,7 +5,7 @@ from scoreboard.rules.events import AFTER_BREAK_FOUL, AFTER_FOUL, Choice
 from scoreboard.rules.fouls import FoulKind
 from scoreboard.rules.rack import layout
 from scoreboard.rules.sides import Side, other
-from scoreboard.rules.state import FoulRecord, MatchState, Stats, replace
+from scoreboard.rules.state import FoulRecord, MatchState, replace
 
 
 def penalise(
@@ -15,16 +15,15 @@ def penalise(
     *,
     to_spot: int,
     opening: bool,
-    shooter_stats: Stats | None = None,
     **changes,
 ) -> MatchState:
     """FP-6/FP-7: one point (one penalty ball) to the offender's opponent, however many
-    kinds the foul has (D-6); credited now, taken back by a lapse (D-1)."""
+    kinds the foul has (D-6); credited now, taken back by a lapse (D-1). The offender's
+    statistics come in ``changes`` with the shot's."""
     gainer = other(offender)
     return replace(
         state,
         score=state.score.set(gainer, state.score[gainer] + 1),
-        stats=state.stats.set(offender, (shooter_stats or state.stats[offender]).fouled(fouls)),
         foul=FoulRecord(offender, fouls, gainer, to_spot, on_break=opening),
         striker=None,
         decider=gainer,
@@ -38,7 +37,7 @@ def choices(state: MatchState) -> tuple[Choice, ...]:
 
 
 def decide(state: MatchState, choice: Choice) -> tuple[MatchState, str]:
-    """Apply the decider's choice; the outcome is ``play-on`` or ``rerack``."""
+    """Apply the decider's choice; the outcome is ``play_on`` or ``rerack``."""
     allowed = choices(state)
     if choice not in allowed:
         raise RuleError(f"after this foul the choices are {', '.join(allowed)}, not {choice}")
@@ -54,7 +53,7 @@ def decide(state: MatchState, choice: Choice) -> tuple[MatchState, str]:
         return replace(
             state, breaker=shooter, striker=shooter, decider=None, rack=layout(whites)
         ), "rerack"
-    return replace(state, striker=shooter, decider=None), "play-on"
+    return replace(state, striker=shooter, decider=None), "play_on"
 
 
 def lapse(state: MatchState) -> MatchState:

@@ -70,12 +70,13 @@ def _check_counts(state: MatchState, shot: Shot, *, opening: bool) -> None:
 
 
 def play_shot(state: MatchState, shot: Shot, *, opening: bool) -> tuple[MatchState, str]:
-    """Apply one shot. Outcome: ``pot``, ``miss``, ``foul``, ``frame-won`` or ``match-won``."""
+    """Apply one shot. Outcome: ``pot``, ``miss``, ``foul``, ``frame_won`` or ``match_won``."""
     verdict = judge(state, shot, opening=opening)
     shooter = verdict.shooter
-    before = state.stats[shooter]
-    counted = replace(before, shots=before.shots + 1)
-    common = {"started": True, "frame_shots": state.frame_shots + 1}
+    stats = state.stats.set(
+        shooter, state.stats[shooter].after_shot(pots=shot.pots, fouls=verdict.fouls)
+    )
+    common = {"started": True, "frame_shots": state.frame_shots + 1, "stats": stats}
     if not verdict.legal:
         # GR-22.3/22.4: every ball that fell on a foul stroke is illegally pocketed and spotted.
         state = penalise(
@@ -84,7 +85,6 @@ def play_shot(state: MatchState, shot: Shot, *, opening: bool) -> tuple[MatchSta
             verdict.fouls,
             to_spot=shot.pots + shot.jumped,
             opening=opening,
-            shooter_stats=counted,
             **common,
         )
         return settle_frame(state, "foul")  # D-2: a penalty point can end the frame
@@ -93,11 +93,9 @@ def play_shot(state: MatchState, shot: Shot, *, opening: bool) -> tuple[MatchSta
         state = replace(
             state,
             score=state.score.set(shooter, state.score[shooter] + shot.pots),
-            stats=state.stats.set(shooter, counted.potted(shot.pots)),
             striker=shooter,
             **common,
         )
         return settle_frame(state, "pot")
     # FP-5.3, GR-7.2: a legal shot that pockets nothing passes the turn.
-    stats = state.stats.set(shooter, replace(counted, run=0))
-    return replace(state, stats=stats, striker=other(shooter), **common), "miss"
+    return replace(state, striker=other(shooter), **common), "miss"

@@ -31,15 +31,19 @@ class Stats:
     run: int = 0  # balls potted in the current visit to the table
     best_run: int = 0
 
-    def potted(self, balls: int) -> "Stats":
-        run = self.run + balls
-        return replace(self, pots=self.pots + balls, run=run, best_run=max(self.best_run, run))
-
-    def fouled(self, kinds: tuple[FoulKind, ...]) -> "Stats":
-        counts = dict(self.fouls)
-        for kind in kinds:
-            counts[kind] = counts.get(kind, 0) + 1
-        return replace(self, fouls=tuple(sorted(counts.items())), run=0)
+    def after_shot(self, *, pots: int = 0, fouls: tuple[FoulKind, ...] = ()) -> "Stats":
+        """The figures after one more shot: legal pots extend the run, else it ends."""
+        shots = self.shots + 1
+        if fouls:
+            counts = dict(self.fouls)
+            for kind in fouls:
+                counts[kind] = counts.get(kind, 0) + 1
+            return replace(self, shots=shots, fouls=tuple(sorted(counts.items())), run=0)
+        if pots:
+            run = self.run + pots
+            best = max(self.best_run, run)
+            return replace(self, shots=shots, pots=self.pots + pots, run=run, best_run=best)
+        return replace(self, shots=shots, run=0)
 
 
 @dataclass(frozen=True, slots=True)
