@@ -90,10 +90,9 @@ def latency_serial(samples: int) -> tuple[float, float]:
             if not screen.shown.wait(2.0) or board.last_pot_write is None:
                 continue
             times.append(screen.at - board.last_pot_write)
-            if i % 12 == 11:  # keep the frame from ending: take the balls back
-                for _ in range(12):
-                    appliance.loop.put(_press("undo"))
-                time.sleep(0.2)
+            if i % 6 == 5:  # the balls joined one shot: take it back before the frame ends
+                appliance.loop.put(_press("undo"))
+                time.sleep(0.1)
             time.sleep(0.01)
         appliance.stop()
         thread.join()
@@ -124,10 +123,9 @@ def latency_gpio(samples: int) -> tuple[float, float]:
             pin.drive_high()  # it has left: counted after the chatter window
             if screen.shown.wait(2.0):
                 times.append(screen.at - start)
-            if i % 12 == 11:
-                for _ in range(12):
-                    appliance.loop.put(_press("undo"))
-                time.sleep(0.2)
+            if i % 6 == 5:
+                appliance.loop.put(_press("undo"))
+                time.sleep(0.1)
         appliance.stop()
         thread.join()
     return percentiles(times)

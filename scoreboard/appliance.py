@@ -107,6 +107,9 @@ class Appliance:
                 usb_id=(sensors.usb_vid, sensors.usb_pid),
                 clock=clock,
                 lost_after=sensors.heartbeat_timeout,
+                # A read returns as soon as a byte arrives; the timeout only bounds how
+                # late a silent board is noticed, so it can be long and cost no CPU.
+                read_timeout=0.25,
             )
         self.app.extra_handlers[InputEdge] = self._tick
 
