@@ -30,6 +30,7 @@ from scoreboard.rules.errors import RuleError
 from scoreboard.summary import summarise
 
 HINT_SECONDS = 4.0
+POT_MARK = "# board pot "  # a comment in the journal: store:serial of a board pot it holds
 SILENT_AFTER_POTS = 24  # a pocket that never fired while others caught this many balls
 
 
@@ -79,6 +80,14 @@ class App:
         if self.journal.torn:
             self.log(str(self.journal.torn))
         self.match = self._resume()
+        # The last board pot (store -> serial) each journal holds: a pot the board resends
+        # because our ack never reached it is recognised, not counted twice.
+        self.board_pots: dict[int, int] = {}
+        for line in self.journal.lines:
+            if line.startswith(POT_MARK):
+                store, serial = map(int, line[len(POT_MARK) :].split(":"))
+                self.board_pots[store] = max(serial, self.board_pots.get(store, 0))
+        self.acknowledge = None  # the sensor board link's, once it is wired
         timings = config.timings
         self.panel = Panel(
             self.match, shot_pause=timings.shot_pause, foul_kind_window=timings.foul_kind_window
@@ -140,21 +149,50 @@ class App:
                 self.faults[("sensor-stuck", pocket)] = {"kind": "sensor-stuck", "pocket": pocket}
             case SensorCleared(pocket=pocket):
                 self.faults.pop(("sensor-stuck", pocket), None)
+            case Pot(serial=int(), store=int()) if event.serial <= self.board_pots.get(
+                event.store, -1
+            ):
+                self._acknowledge(event)  # already in the journal: the board resent it
+                return
             case Pot() | ButtonPress() | ButtonHold():
                 if isinstance(event, Pot):
                     self._count_pocket(event.pocket)
-                self._play(self.panel.handle(event))
+                self._play(self.panel.handle(event), pot=event if isinstance(event, Pot) else None)
         self.show()
 
-    def _play(self, outcome: Outcome) -> None:
+    def _play(self, outcome: Outcome, *, pot: Pot | None = None) -> None:
+        mark = []
+        if pot is not None and pot.serial is not None and pot.store is not None:
+            mark = [f"{POT_MARK}{pot.store}:{pot.serial}"]
         if outcome.new_match:
             self.new_match()
-        elif outcome.items:
-            self.commit(outcome)
+        elif not (outcome.items and self.commit(outcome, mark=mark)) and mark:
+            self._write(mark)  # a pot that scored nothing is still one the board may forget
+        if mark and self.board_pots.get(pot.store, -1) < pot.serial:
+            return  # not durable: the board keeps it and resends
+        if mark:
+            self._acknowledge(pot)
         if outcome.hint:
             self._set_hint(outcome.hint)
 
-    def commit(self, outcome: Outcome) -> bool:
+    def _acknowledge(self, pot: Pot) -> None:
+        if self.acknowledge is not None:
+            self.acknowledge(pot.serial)
+
+    def _write(self, lines: list[str]) -> bool:
+        """Append one record; False (and logged) if the disk refused it."""
+        try:
+            self.journal.append(lines)
+        except Exception as exc:
+            self.log(f"journal: could not write ({exc}); the step is not taken")
+            return False
+        for line in lines:
+            if line.startswith(POT_MARK):
+                store, serial = map(int, line[len(POT_MARK) :].split(":"))
+                self.board_pots[store] = max(serial, self.board_pots.get(store, 0))
+        return True
+
+    def commit(self, outcome: Outcome, *, mark: list[str] = ()) -> bool:
         """Apply, make durable, then (the caller) show. A refused step is a hint, never a crash."""
         items = list(outcome.items)
         frame, phase = self.match.state.frame, self.match.phase
@@ -165,11 +203,8 @@ class App:
             self._set_hint("refused")
             return False
         before = self.journal.bytes_written
-        try:
-            self.journal.append([format_event(item) for item in items])
-        except Exception as exc:
+        if not self._write([format_event(item) for item in items] + list(mark)):
             # Not durable, so not shown: go back to what the journal holds.
-            self.log(f"journal: could not write ({exc}); the step is not taken")
             self.match = replay(self.journal.lines)
             self.panel.match = self.match
             self._set_hint("refused")
@@ -193,7 +228,8 @@ class App:
         meta = summarise(self.match, self.journal.lines)
         path = self.journal.archive(meta)
         self.log(f"match archived as {path}")
-        self.journal.append(setup_lines(self.config))
+        marks = [f"{POT_MARK}{store}:{serial}" for store, serial in self.board_pots.items()]
+        self.journal.append(setup_lines(self.config) + marks)
         self.match = replay(self.journal.lines)
         self.panel = Panel(
             self.match,

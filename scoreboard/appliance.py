@@ -110,7 +110,9 @@ class Appliance:
                 # A read returns as soon as a byte arrives; the timeout only bounds how
                 # late a silent board is noticed, so it can be long and cost no CPU.
                 read_timeout=0.25,
+                ack_when_durable=True,
             )
+            self.app.acknowledge = self.link.acknowledge
         self.app.extra_handlers[InputEdge] = self._tick
 
     def _edge(self) -> None:

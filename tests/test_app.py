@@ -161,3 +161,30 @@ def test_history_lists_and_exports_archived_matches(make_app, tmp_path, capsys):
     assert row["player_a"] == "Olena" and row["winner"] == "Olena" and row["fouls_b"] == "other:1"
     assert main(["history", "--state-dir", str(tmp_path)]) == 0
     assert "Olena 1:0 Taras  (2:0)" in capsys.readouterr().out
+
+
+def test_a_board_pot_is_acked_only_once_durable_and_a_resent_one_counts_once(make_app, tmp_path):
+    acked = []
+
+    def acknowledge(serial):
+        assert f"# board pot 7:{serial}" in read_journal(tmp_path).lines  # durable first
+        acked.append(serial)
+
+    app = make_app()
+    app.acknowledge = acknowledge
+    feed(app, ButtonPress("A", 1.0), Pot(2, 2.0, "board", 41, 7))
+    s = feed(app, Pot(2, 2.5, "board", 41, 7))  # the board did not hear our ack: resent
+    assert s["score"] == {"A": 1, "B": 0} and acked == [41, 41]
+    app.close()
+    again = make_app()  # the host restarted before the ack reached the board
+    again.acknowledge = acked.append
+    s = feed(again, Pot(2, 3.0, "board", 41, 7), Pot(3, 3.2, "board", 42, 7))
+    assert s["score"] == {"A": 2, "B": 0} and acked[-2:] == [41, 42]
+
+
+def test_a_penalty_ball_from_the_board_is_journaled_so_a_resend_cannot_score(make_app, tmp_path):
+    app = make_app()
+    feed(app, ButtonPress("A", 1.0), ButtonPress("B", 5.0), ButtonPress("foul", 10.0))
+    feed(app, Pot(1, 12.0, "board", 5, 9))  # D-1: the penalty ball dropped in a pocket
+    s = feed(app, ButtonPress("A", 20.0), Pot(1, 21.0, "board", 5, 9))  # A plays; resent
+    assert s["phase"] == "play" and s["score"] == {"A": 1, "B": 0}

@@ -210,3 +210,26 @@ def test_board_whose_store_lags_the_host_continues_numbering_from_the_host(rig):
     rig.run(0.5)
     assert rig.pots() == [1, 2, 3, 4]
     assert [e.serial for e in rig.of(Pot)] == [1, 2, 3, 4]
+
+
+def test_with_ack_when_durable_the_board_keeps_a_pot_until_the_app_says_so():
+    r = Rig()
+    r.link.ack_when_durable = True
+    r.run(0.3)
+    r.board.drop_ball(3)
+    r.run(1.0)
+    assert r.pots() == [3] and len(r.board.board.outbox) == 1  # put once, still kept
+    # The host dies before the journal has it: a new host gets the same pot again.
+    r.link.close()
+    again = SensorBoardLink(
+        r.events.append, port=r.path, clock=r.clock, read_timeout=0, ack_when_durable=True
+    )
+    r.link = again
+    r.run(1.0)
+    assert [(e.pocket, e.serial) for e in r.of(Pot)] == [(3, 1), (3, 1)]
+    store = r.of(Pot)[-1].store
+    assert store is not None and r.of(Pot)[0].store == store
+    again.acknowledge(1)  # now it is in the journal
+    r.run(0.5)
+    assert not r.board.board.outbox and len(r.pots()) == 2
+    r.close()

@@ -32,14 +32,15 @@ class ButtonHold:
 class Pot:
     """A ball counted in `pocket` (1-6); `t` is when it broke the beam.
 
-    `source` is "gpio" or "board"; a board pot carries its `serial`, unique per board
-    store, so a journal can recognise a pot it has already seen.
+    `source` is "gpio" or "board"; a board pot carries its `serial`, unique within the
+    board's `store`, so a journal can recognise a pot it has already seen.
     """
 
     pocket: int
     t: float
     source: str = "gpio"
     serial: int | None = None
+    store: int | None = None
 
 
 @dataclass(frozen=True)

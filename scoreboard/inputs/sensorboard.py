@@ -62,6 +62,7 @@ class SensorBoardLink:
         hello_every=0.5,
         read_timeout=0.05,
         open_serial=_open_serial,
+        ack_when_durable=False,
     ):
         self.put = put
         self.port = port
@@ -87,6 +88,12 @@ class SensorBoardLink:
         self._store_id = None
         self._boot_id = None
         self._last = 0  # the highest pot serial put, widened
+        # With ack_when_durable the board keeps a pot until the app says it is in the
+        # journal (`acknowledge`), so a host that dies in between loses nothing; the app
+        # drops a resent pot it already holds by its (store, serial).
+        self.ack_when_durable = ack_when_durable
+        self._acked = 0  # the highest serial acked to the board
+        self._send_lock = threading.Lock()  # acks come from the loop's thread too
         self._stuck = 0
         self._thread = None
         self._stop = threading.Event()
@@ -173,7 +180,7 @@ class SensorBoardLink:
         if self._serial is None:
             return
         # The read side notices a dead port; a write may just have timed out.
-        with contextlib.suppress(serial.SerialException, OSError):
+        with self._send_lock, contextlib.suppress(serial.SerialException, OSError, AttributeError):
             self._serial.write(self.encoder.frame(payload))
 
     def _ask_hello(self, now):
@@ -201,16 +208,17 @@ class SensorBoardLink:
             # A board we have not seen (or whose store was wiped): its acked serial is
             # where it left off with whatever host it talked to before.
             self._store_id = store_id
-            self._last = acked
+            self._last = self._acked = acked
         else:
             self._last = max(self._last, acked)
+            self._acked = max(self._acked, acked)
         again = self.state == "up" and boot_id == self._boot_id
         self._boot_id = boot_id
         self.state = "up"
         self.status.update(version=version, boot_id=boot_id, store_id=store_id)
         if not again:  # a board repeats its hello until it hears our ack
             self.put(BoardHello(version, boot_id, now, reset))
-        self._send(messages.ack(self._boot_id, self._last))
+        self._send_ack()
 
     def _heartbeat(self, now, boot_id, uptime_ms, stuck, blocked, pending, dropped):
         if self.state != "up" or boot_id != self._boot_id:
@@ -224,7 +232,7 @@ class SensorBoardLink:
         )
         if pending:
             # The board still holds pots: maybe our last ack was lost. Repeat it.
-            self._send(messages.ack(self._boot_id, self._last))
+            self._send_ack()
         changed = stuck ^ self._stuck
         self._stuck = stuck
         for index in range(POCKETS):
@@ -239,9 +247,20 @@ class SensorBoardLink:
         if ahead == 1 and 1 <= pocket <= POCKETS:
             self._last += 1
             self.accepted += 1
-            self.put(Pot(pocket, now - age_ms / 1000, "board", self._last))
+            self.put(Pot(pocket, now - age_ms / 1000, "board", self._last, self._store_id))
+            if not self.ack_when_durable:
+                self._acked = self._last
         elif ahead == 0 or ahead >= 0x8000:
             self.duplicates += 1
         # Ahead by more than one: an earlier pot was lost on the line. Acking the last
         # one in order makes the board resend from there (go-back-N).
-        self._send(messages.ack(self._boot_id, self._last))
+        self._send_ack()
+
+    def acknowledge(self, serial):
+        """The app holds pot `serial` durably: the board may forget it (any thread)."""
+        if serial > self._acked:
+            self._acked = serial
+            self._send_ack()
+
+    def _send_ack(self):
+        self._send(messages.ack(self._boot_id, self._acked))
