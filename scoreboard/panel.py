@@ -151,6 +151,11 @@ class Panel:
             )
             shot = replace(open_shot.shot, fouls=(following,))
             return self._enter(shot, open_shot.on_break, open_shot.changed, foul_at=t, amend=True)
+        if open_shot and not open_shot.shot.fouls and t - open_shot.changed <= self.shot_pause:
+            # GR-22.3: every ball that fell on the fouled stroke is taken back, the one
+            # that ended the frame too (the stroke had not ended when the rule was broken).
+            shot = replace(open_shot.shot, fouls=(FoulKind.OTHER,))
+            return self._enter(shot, open_shot.on_break, open_shot.changed, foul_at=t, amend=True)
         if phase not in ("break", "play"):
             hints = {
                 "lag": "who-breaks",
@@ -158,10 +163,6 @@ class Panel:
                 "frame-over": "ball-after-frame",
             }
             return Outcome(hint=hints.get(phase, "choose"))
-        if open_shot and not open_shot.shot.fouls and t - open_shot.changed <= self.shot_pause:
-            # GR-22.3: every ball that fell on the fouled stroke is taken back.
-            shot = replace(open_shot.shot, fouls=(FoulKind.OTHER,))
-            return self._enter(shot, open_shot.on_break, open_shot.changed, foul_at=t, amend=True)
         shot = Shot(fouls=(FoulKind.OTHER,))
         return self._enter(shot, phase == "break", changed=t, foul_at=t)
 

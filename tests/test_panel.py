@@ -192,3 +192,15 @@ def test_inputs_in_phases_that_ignore_them_are_hints_never_errors():
     t.press("foul", 2.0)
     t.press("undo", 3.0)
     assert t.s["events"] == 0 and t.hints == ["who-breaks", "who-breaks", "nothing-to-undo"]
+
+
+def test_GR_22_3_foul_on_the_stroke_that_pocketed_the_winning_ball():
+    t = Table()
+    from scoreboard.matchlog import replay
+
+    replay(["race 2", "break A", "shot pots=7"], t.match)
+    t.pot(10.0)  # the eighth ball: frame over
+    assert t.s["phase"] == "frame-over"
+    t.press("foul", 11.0)  # but the stroke was a foul: the ball is spotted, B scores
+    s = t.s
+    assert s["phase"] == "foul" and s["score"] == {"A": 7, "B": 1} and s["frames"]["A"] == 0

@@ -64,5 +64,12 @@ def lapse(state: MatchState) -> MatchState:
     if foul.lapsed:
         raise RuleError("the last penalty point was already taken back")
     gainer = foul.penalty_to
-    score = state.score.set(gainer, state.score[gainer] - 1)
-    return replace(state, score=score, foul=replace(foul, lapsed=True))
+    state = replace(
+        state,
+        score=state.score.set(gainer, state.score[gainer] - 1),
+        foul=replace(foul, lapsed=True),
+    )
+    if state.rack is not None and state.frame_shots:
+        # A re-rack not yet broken (GR-13.2, GR-9.3) holds the ball that came back.
+        state = replace(state, rack=layout(state.balls_on_table - 1))
+    return state

@@ -8,6 +8,7 @@ from scoreboard.rules.fouls import FoulKind
 from scoreboard.rules.frames import settle_frame
 from scoreboard.rules.penalty import penalise
 from scoreboard.rules.sides import Side, other
+from scoreboard.rules.spotting import spots_needed
 from scoreboard.rules.state import MatchState, replace
 
 
@@ -50,6 +51,8 @@ def judge(state: MatchState, shot: Shot, *, opening: bool) -> Verdict:
         raise RuleError(f"out-of-turn: {shooter} is the player at the table")
     if shot.jumped and state.jumped_ball is JumpedBall.FOUL and FoulKind.JUMPED_BALL not in fouls:
         fouls.append(FoulKind.JUMPED_BALL)  # D-4
+    if FoulKind.ILLEGAL_BREAK in fouls and not opening:
+        raise RuleError("illegal-break is a foul of the opening break only (GR-13.1)")
     if opening and not fouls and not break_is_legal(shot)[0]:
         fouls.append(FoulKind.ILLEGAL_BREAK)
     return Verdict(shooter, tuple(fouls))
@@ -83,7 +86,7 @@ def play_shot(state: MatchState, shot: Shot, *, opening: bool) -> tuple[MatchSta
             state,
             shooter,
             verdict.fouls,
-            to_spot=shot.pots + shot.jumped,
+            to_spot=spots_needed(shot, verdict.fouls),
             opening=opening,
             **common,
         )
