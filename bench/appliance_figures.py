@@ -201,6 +201,37 @@ def start_idle_memory(idle_seconds: float) -> dict:
     }
 
 
+def journal_bytes_per_frame(frames: int = 30) -> tuple[float, float]:
+    """Play random table inputs through the real App until `frames` frames have ended."""
+    import random
+
+    from scoreboard.app import App
+    from scoreboard.inputs.events import ButtonPress, Pot
+    from scoreboard.loop import ManualClock
+
+    rng, clock = random.Random(5), ManualClock()
+    cfg = configuration.loads("[match]\nrace = 99\n")
+    with tempfile.TemporaryDirectory() as state:
+        app = App(cfg, state_dir=state, screens=[], clock=clock, log=lambda m: None)
+        app.loop.put(ButtonPress("A", 0.0))
+        steps = 0
+        while len(app.match.state.frame_scores) < frames:
+            clock.advance(rng.uniform(1.0, 8.0))
+            roll, t = rng.random(), clock()
+            if roll < 0.45:
+                event = Pot(rng.randint(1, 6), t)
+            elif roll < 0.9:
+                event = ButtonPress(rng.choice("AB"), t)
+            else:
+                event = ButtonPress("foul", t)
+            app.loop.put(event)
+            app.loop.run_pending()
+            steps += 1
+        written = app.journal.bytes_written
+        app.close()
+    return written / frames, written / steps
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--idle-seconds", type=float, default=60.0)
@@ -220,6 +251,8 @@ def main() -> None:
         f"latency GPIO beam clear -> frame on dummy: p50 {p50:.2f} ms, p99 {p99:.2f} ms "
         "(includes the 4 ms chatter window; target p99 <= 5 ms)"
     )
+    per_frame, per_input = journal_bytes_per_frame()
+    print(f"journal writes: {per_frame:.0f} bytes per frame, {per_input:.1f} bytes per input")
     figures = start_idle_memory(args.idle_seconds)
     print(f"start to first frame: {figures['start']:.2f} s (target <= 1.5 s)")
     print(
