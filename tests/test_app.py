@@ -188,3 +188,46 @@ def test_a_penalty_ball_from_the_board_is_journaled_so_a_resend_cannot_score(mak
     feed(app, Pot(1, 12.0, "board", 5, 9))  # D-1: the penalty ball dropped in a pocket
     s = feed(app, ButtonPress("A", 20.0), Pot(1, 21.0, "board", 5, 9))  # A plays; resent
     assert s["phase"] == "play" and s["score"] == {"A": 1, "B": 0}
+
+
+def test_systemd_ready_after_the_first_frame_and_watchdog_from_the_loop(tmp_path, monkeypatch):
+    import socket
+
+    import sdnotify
+
+    sock_path = str(tmp_path / "notify.sock")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(sock_path)
+    listener.setblocking(False)
+    monkeypatch.setenv("NOTIFY_SOCKET", sock_path)
+    monkeypatch.setenv("WATCHDOG_USEC", "10000000")  # 10 s: ping every 5 s
+    state = tmp_path / "state"
+    screen = JournalCheckingScreen(state)
+    clock = ManualClock(0.0)
+    app = App(
+        configuration.default(),
+        state_dir=state,
+        screens=[screen],
+        clock=clock,
+        notifier=sdnotify.SystemdNotifier(),
+        log=lambda m: None,
+    )
+    app.start()
+    messages = []
+
+    def drain():
+        while True:
+            try:
+                messages.append(listener.recv(100).decode())
+            except BlockingIOError:
+                return
+
+    drain()
+    assert screen.frames and messages[:2] == ["READY=1", "WATCHDOG=1"]
+    for _ in range(3):
+        clock.advance(5.0)
+        app.loop.run_pending()
+    drain()
+    assert messages.count("WATCHDOG=1") == 4
+    app.close()
+    listener.close()
