@@ -82,8 +82,13 @@ class TextScreen:
         if self.top_row is None:  # not a terminal: one block per state, for logs and tests
             self.out.write("\n".join(lines) + "\n--\n")
         else:
+            # Below the emulated display, as many lines as the terminal has room for,
+            # the keys always last, none wrapping.
+            size = os.get_terminal_size(self.out.fileno())
+            room = max(1, size.lines - self.top_row)
+            shown = [*lines[: room - 1], LEGEND] if room > 1 else [LEGEND]
             self.out.write(f"\x1b[{self.top_row};1H\x1b[J")
-            self.out.write("\n".join([*lines, "", LEGEND]) + "\n")
+            self.out.write("\n".join(line[: size.columns - 1] for line in shown))
         self.out.flush()
 
 
@@ -99,7 +104,7 @@ def emulated_screens(config: Config, *, interactive: bool, emulates: str) -> lis
     columns = os.get_terminal_size(out.fileno()).columns
     width, height = (256, 64) if emulates == "ssd1322" else (128, 64)
     rows = -(-height * columns // width) // 2  # asciiblock scales the picture to the width
-    return [*screens, TextScreen(out, top_row=rows + 2)]
+    return [*screens, TextScreen(out, top_row=rows + 1)]
 
 
 def run_sim(config: Config, *, state_dir: str, emulates: str = "ssd1306") -> int:
