@@ -15,8 +15,6 @@ from scoreboard.inputs.buttons import Buttons
 from scoreboard.inputs.gpio_pockets import GpioPockets
 from scoreboard.inputs.sensorboard import SensorBoardLink
 
-TICK = 0.002  # how often the debouncers are ticked while an input is moving
-
 
 @dataclass(frozen=True)
 class InputEdge:
@@ -120,17 +118,18 @@ class Appliance:
         self.loop.put(InputEdge(self.loop.clock()))
 
     def _tick(self, event=None) -> None:
+        """Let the debouncers decide what time has decided, then sleep until they next can."""
         now = self.loop.clock()
-        self.buttons.tick(now)
-        busy = self.buttons.busy()
-        if self.pockets is not None:
-            self.pockets.tick(now)
-            busy = busy or self.pockets.busy()
+        inputs = [self.buttons] + ([self.pockets] if self.pockets is not None else [])
+        for lines in inputs:
+            lines.tick(now)
         if self._ticking is not None:
             self._ticking.cancel()
             self._ticking = None
-        if busy:
-            self._ticking = self.loop.call_later(TICK, self._tick)
+        due = [d for d in (lines.due() for lines in inputs) if d is not None]
+        if due:
+            # Never at or before now: what was due has just been decided.
+            self._ticking = self.loop.call_at(max(min(due), now + 0.0005), self._tick)
 
     def run(self) -> None:
         self.app.start()

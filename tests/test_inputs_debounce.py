@@ -2,6 +2,7 @@
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -88,3 +89,19 @@ def test_each_press_gives_exactly_one_event_of_the_right_kind(presses, seed, tic
     events = run(edges, ticks=ticks, end=t + 5)
     assert [type(e) for e in events] == expected
     assert [e.t for e in events] == sorted(e.t for e in events)
+
+
+def test_due_says_when_time_alone_next_decides_so_the_loop_need_not_poll():
+    from scoreboard.inputs.debounce import ButtonDebouncer
+
+    d = ButtonDebouncer("A", bounce_time=0.02, hold_time=1.0)
+    assert d.due() is None  # nothing pending: the loop sleeps
+    d.edge(True, 10.0)
+    assert d.due() == pytest.approx(10.02)  # the press settles then
+    d.tick(10.02)
+    assert d.due() == pytest.approx(11.0)  # and becomes a hold then
+    assert [type(e).__name__ for e in d.tick(11.0)] == ["ButtonHold"]
+    assert d.due() is None
+    d.edge(False, 12.0)
+    assert d.due() == pytest.approx(12.02)
+    assert d.tick(12.02) == [] and d.due() is None  # a hold's release says nothing

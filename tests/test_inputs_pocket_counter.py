@@ -100,3 +100,15 @@ def test_every_ball_counts_exactly_once(balls, seed, poll_every):
     polls = [] if poll_every is None else range(0, t + 50, poll_every)
     events = count(edges, polls=polls, end=t + 100)
     assert events == [(POT, s) for s in starts]
+
+
+def test_due_is_when_the_ball_or_the_stuck_beam_is_decided():
+    from scoreboard.inputs.portable.pocket_counter import PocketCounter
+
+    c = PocketCounter(chatter_ms=4, stuck_ms=2000)
+    assert c.due() is None
+    c.edge(True, 100.0)
+    assert c.due() == 2100.0  # stuck if still blocked then
+    c.edge(False, 140.0)
+    assert c.due() == 144.0  # a ball once the beam stays clear for the chatter time
+    assert c.poll(144.0) == [("pot", 100.0)] and c.due() is None

@@ -1,14 +1,14 @@
 """The button panel on GPIO: gpiozero inputs feeding the debouncer, events to `put()`.
 
 Buttons close to ground with the Pi's pull-ups on, so pressed reads low. The loop's
-owner calls `tick()` while `busy()` (see gpio_lines), so a hold is reported while the
+owner calls `tick()` at `due()` (see gpio_lines), so a hold is reported while the
 button is still down and a press once its release has settled.
 """
 
 import time
 
 from scoreboard.inputs.debounce import ButtonDebouncer
-from scoreboard.inputs.gpio_lines import GpioLines
+from scoreboard.inputs.gpio_lines import GpioLines, _earliest
 
 DEFAULT_PINS = {"A": 5, "B": 6, "foul": 13, "undo": 19}
 # UNDO held 3 s starts a new match (after a confirmation), so an ordinary hold of it
@@ -44,7 +44,7 @@ class Buttons(GpioLines):
         """Report holds that are due and presses whose release has settled."""
         self._tick_all(lambda t: [e for d in self._debouncers.values() for e in d.tick(t)], now)
 
-    def busy(self):
-        """True while a tick may still produce an event."""
+    def due(self):
+        """When `tick()` could next report something (seconds), or None."""
         with self._lock:
-            return any(d.busy for d in self._debouncers.values())
+            return _earliest(d.due() for d in self._debouncers.values())

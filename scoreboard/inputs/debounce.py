@@ -24,10 +24,14 @@ class ButtonDebouncer:
         self._pressed_at = None
         self._held = False
 
-    @property
-    def busy(self):
-        """True while time alone can still produce an event (a level settling, a hold due)."""
-        return self._raw != self.pressed or (self.pressed and not self._held)
+    def due(self):
+        """When a tick could next produce an event (seconds), or None: nothing is pending."""
+        times = []
+        if self._raw != self.pressed:
+            times.append(self._raw_since + self.bounce_time)
+        elif self.pressed and not self._held:
+            times.append(self._pressed_at + self.hold_time)
+        return min(times) if times else None
 
     def edge(self, pressed, t):
         """The raw contact changed to `pressed` at `t` (seconds); returns events now known."""
@@ -40,13 +44,13 @@ class ButtonDebouncer:
     def tick(self, now):
         """Settle the raw level if it has been stable long enough; report a hold if due."""
         events = []
-        if self._raw != self.pressed and now - self._raw_since >= self.bounce_time:
+        if self._raw != self.pressed and now >= self._raw_since + self.bounce_time:
             # The change happened when the contact last moved, not when we noticed.
             events += self._settle(self._raw, self._raw_since)
         # While a release is still settling, the press lasted until the contact opened,
         # not until now: a 0.99 s press is not made a hold by its release bounce.
         held_until = now if self._raw else self._raw_since
-        if self.pressed and not self._held and held_until - self._pressed_at >= self.hold_time:
+        if self.pressed and not self._held and held_until >= self._pressed_at + self.hold_time:
             self._held = True
             events.append(ButtonHold(self.button, self._pressed_at + self.hold_time))
         return events
@@ -59,7 +63,7 @@ class ButtonDebouncer:
             return []
         if self._held:
             return []
-        if t - self._pressed_at >= self.hold_time:
+        if t >= self._pressed_at + self.hold_time:
             # Released after the hold time with no tick in between: still a hold.
             self._held = True
             return [ButtonHold(self.button, self._pressed_at + self.hold_time)]

@@ -2,8 +2,9 @@
 read by a pure counter under a lock, and what comes out handed to `put()`.
 
 gpiozero calls back on its own thread, so the callbacks do no more than that. Time alone
-also decides (a hold, a ball that has left the beam): the owner calls `tick()` while
-`busy()`, and `on_edge` tells it, after every edge, that an input is moving.
+also decides (a hold, a ball that has left the beam): `on_edge` tells the owner, after
+every edge, that an input moved, and the owner calls `tick()` at `due()`, the moment a
+tick could next decide something, until it is None: no polling.
 """
 
 import threading
@@ -52,3 +53,9 @@ class GpioLines:
         for device in self._devices:
             device.close()
         self._devices = []
+
+
+def _earliest(times):
+    """The earliest of some times, None ones left out; None if there are none."""
+    times = [t for t in times if t is not None]
+    return min(times) if times else None

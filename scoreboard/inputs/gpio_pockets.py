@@ -2,14 +2,14 @@
 
 The counting is `portable.pocket_counter`, the same code the sensor board runs, so a
 table gets the same counting whichever way the sensors are wired. The loop's owner
-calls `tick()` while `busy()` (see gpio_lines), since a ball counts only once the beam
+calls `tick()` at `due()` (see gpio_lines), since a ball counts only once the beam
 has stayed clear.
 """
 
 import time
 
 from scoreboard.inputs.events import Pot, SensorCleared, SensorStuck
-from scoreboard.inputs.gpio_lines import GpioLines
+from scoreboard.inputs.gpio_lines import GpioLines, _earliest
 from scoreboard.inputs.portable.pocket_counter import CLEARED, POT, STUCK, PocketCounter
 
 # BCM 24 and 25 are left to the SSD1322 display (DC, reset): see hardware/pinmap.toml.
@@ -50,10 +50,11 @@ class GpioPockets(GpioLines):
         """Count balls that have left their beam and report stuck beams."""
         self._tick_all(self._poll, now)
 
-    def busy(self):
-        """True while a tick may still count a ball or find a stuck beam."""
+    def due(self):
+        """When `tick()` could next count a ball or find a stuck beam (seconds), or None."""
         with self._lock:
-            return any(c.busy for c in self._counters)
+            due_ms = _earliest(c.due() for c in self._counters)
+        return None if due_ms is None else due_ms / 1000.0
 
     def _poll(self, now):
         return [

@@ -32,10 +32,13 @@ class PocketCounter:
         self._start = None  # start of the blocked span being read, if any
         self._clear_at = None  # when the beam last cleared
 
-    @property
-    def busy(self):
-        """True while a span is being read, so only `poll()` can finish it."""
-        return self._start is not None
+    def due(self):
+        """When `poll()` could next decide something (ms), or None: nothing is pending."""
+        if self._start is None or (self.blocked and self.stuck):
+            return None
+        if self.blocked:
+            return self._start + self.stuck_ms
+        return self._clear_at + self._gap()
 
     def edge(self, blocked, t_ms):
         """The beam changed to `blocked` at `t_ms`; repeated levels are ignored."""
@@ -46,7 +49,7 @@ class PocketCounter:
             self._clear_at = t_ms
             return []
         events = []
-        if self._start is not None and t_ms - self._clear_at >= self._gap():
+        if self._start is not None and t_ms >= self._clear_at + self._gap():
             events = self._finish()
         if self._start is None:
             self._start = t_ms
@@ -57,11 +60,11 @@ class PocketCounter:
         if self._start is None:
             return []
         if self.blocked:
-            if not self.stuck and now_ms - self._start >= self.stuck_ms:
+            if not self.stuck and now_ms >= self._start + self.stuck_ms:
                 self.stuck = True
                 return [(STUCK, now_ms)]
             return []
-        if now_ms - self._clear_at >= self._gap():
+        if now_ms >= self._clear_at + self._gap():
             return self._finish()
         return []
 
