@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from scoreboard.inputs.events import ButtonHold, ButtonPress, Pot
 from scoreboard.match import Match
 from scoreboard.matchlog import UNDO
-from scoreboard.rules.events import Break, Choice, Choose, NextFrame, Shot
+from scoreboard.rules.events import Break, Choice, Choose, Lapse, NextFrame, Shot
 from scoreboard.rules.fouls import FOUL_KINDS, FoulKind
 from scoreboard.rules.sides import SIDES
 
@@ -77,7 +77,8 @@ class Panel:
                 self._new_match_asked = event.t
                 return Outcome(hint="confirm-new-match")
             case ButtonHold(button="foul"):
-                return self._foul(event.t)
+                # FP-7 note, D-1: the last penalty ball was not taken before the next shot.
+                return Outcome(items=(Lapse(),))
             case ButtonPress(button=side) if side in PLAYER_BUTTONS:
                 if event.t - self._last_player_press < self.double_press_guard:
                     return Outcome(hint="two-buttons")

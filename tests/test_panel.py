@@ -204,3 +204,14 @@ def test_GR_22_3_foul_on_the_stroke_that_pocketed_the_winning_ball():
     t.press("foul", 11.0)  # but the stroke was a foul: the ball is spotted, B scores
     s = t.s
     assert s["phase"] == "foul" and s["score"] == {"A": 7, "B": 1} and s["frames"]["A"] == 0
+
+
+def test_FP_7_note_holding_FOUL_takes_back_a_penalty_point_whose_ball_was_not_taken(table):
+    table.press("B", 5.0)
+    table.press("foul", 10.0)  # B fouls: A +1
+    table.press("A", 20.0)  # A plays on; the penalty ball is still on the table
+    table.hold("foul", 30.0)
+    s = table.s
+    assert s["score"] == {"A": 0, "B": 0} and s["foul"]["lapsed"] and s["balls_on_table"] == 16
+    table.hold("foul", 40.0)  # only once
+    assert table.hints[-1] == "the last penalty point was already taken back"
