@@ -1,7 +1,7 @@
 """The simulator: the real appliance on gpiozero's MockFactory pins, a simulated sensor board
 behind a pseudo-terminal, and luma's emulated displays, driven from the keyboard.
 
-Keys: a / b press a player's button, A / B hold it, f FOUL, u UNDO, U hold UNDO,
+Keys: a / b press a player's button, A / B hold it, f FOUL, F hold FOUL, u UNDO, U hold UNDO,
 1-6 a ball falls into that pocket, q quits.
 """
 
@@ -22,7 +22,7 @@ from scoreboard.config import Config
 from scoreboard.display import create_displays
 from scoreboard.inputs.simulated_board import SimulatedBoard
 
-LEGEND = "a/b press  A/B hold  f FOUL  u UNDO  U hold UNDO  1-6 ball in pocket  q quit"
+LEGEND = "a/b press  A/B hold  f FOUL  F hold FOUL  u UNDO  U hold UNDO  1-6 pocket  q quit"
 PRESS_SECONDS = 0.12
 HOLD_MARGIN = 0.3  # held this much past the hold time
 

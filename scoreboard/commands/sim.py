@@ -14,7 +14,7 @@ def register(subparsers) -> None:
         description=(
             "The real appliance with mock pins driven from the keyboard, a simulated sensor "
             "board behind a pseudo-terminal and the display emulated in the terminal. Keys: "
-            "a/b press a player's button, A/B hold it, f FOUL, u UNDO, U hold UNDO, "
+            "a/b press a player's button, A/B hold it, f FOUL, F hold FOUL, u UNDO, U hold UNDO, "
             "1-6 a ball falls into that pocket, q quits."
         ),
     )
