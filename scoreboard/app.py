@@ -5,8 +5,8 @@ then shown. On start the journal is replayed, so after a power cut the screens s
 exactly the last state they showed.
 """
 
+import logging
 import os
-import sys
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -29,6 +29,7 @@ from scoreboard.panel import Outcome, Panel
 from scoreboard.rules.errors import RuleError
 from scoreboard.summary import summarise
 
+LOGGER = logging.getLogger("scoreboard")
 HINT_SECONDS = 4.0
 POT_MARK = "# board pot "  # a comment in the journal: store:serial of a board pot it holds
 SILENT_AFTER_POTS = 24  # a pocket that never fired while others caught this many balls
@@ -74,11 +75,14 @@ class App:
         self.config = config
         self.screens = screens
         self.notifier = notifier
-        self.log = log or (lambda message: print(message, file=sys.stderr, flush=True))
+        # Messages go to stderr (the systemd journal) through logging, at the config's level;
+        # a test passes its own `log` for both kinds.
+        self.log = log or LOGGER.info
+        self.warn = log or LOGGER.warning
         self.loop = EventLoop(self.handle, clock=clock)
         self.journal = Journal(state_dir)
         if self.journal.torn:
-            self.log(str(self.journal.torn))
+            self.warn(str(self.journal.torn))
         self.match = self._resume()
         # The last board pot (store -> serial) each journal holds: a pot the board resends
         # because our ack never reached it is recognised, not counted twice.
@@ -110,7 +114,7 @@ class App:
         except LogError as exc:
             # Never refuse to start: keep the match up to the line the rules refuse,
             # archive the journal as it was, and go on from the part that replays.
-            self.log(f"journal: {exc}; the lines from there on are kept in the archive")
+            self.warn(f"journal: {exc}; the lines from there on are kept in the archive")
             good = self.journal.lines[: exc.line_no - 1]
             self.journal.archive({"unreplayable": str(exc)})
             self.journal.append(good)
@@ -184,7 +188,7 @@ class App:
         try:
             self.journal.append(lines)
         except Exception as exc:
-            self.log(f"journal: could not write ({exc}); the step is not taken")
+            self.warn(f"journal: could not write ({exc}); the step is not taken")
             return False
         for line in lines:
             if line.startswith(POT_MARK):
@@ -271,7 +275,7 @@ class App:
             try:
                 screen.show(shown.snapshot, faults=shown.faults, hint=shown.hint)
             except Exception as exc:  # one failing display must not stop the others
-                self.log(f"display {screen}: {exc}")
+                self.warn(f"display {screen}: {exc}")
 
     def close(self) -> None:
         self.journal.close()

@@ -29,13 +29,15 @@ def screen_specs(config: Config) -> list[dict]:
     for screen in config.display.screens:
         spec = {"driver": screen.driver, "rotate": screen.rotate}
         if screen.driver in ("ssd1306", "sh1106", "ssd1322"):
-            spec.update(interface=screen.interface, port=screen.port)
+            spec.update(interface=screen.interface, port=screen.port, contrast=screen.contrast)
             if screen.interface == "i2c":
                 spec["address"] = screen.address
             else:
-                spec["device"] = screen.spi_device
+                spec.update(
+                    device=screen.spi_device, gpio_dc=screen.gpio_dc, gpio_rst=screen.gpio_rst
+                )
         elif screen.driver.startswith("max7219"):
-            spec.update(port=screen.port, device=screen.spi_device)
+            spec.update(port=screen.port, device=screen.spi_device, contrast=screen.contrast)
             if screen.driver == "max7219":
                 spec.update(cascaded=screen.cascaded, block_orientation=screen.block_orientation)
         else:

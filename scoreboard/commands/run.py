@@ -1,6 +1,8 @@
 """`scoreboard run [--config PATH]`: the appliance on the Pi: real pins, displays, sensor board."""
 
+import logging
 import signal
+import sys
 
 from scoreboard import config as configuration
 from scoreboard.cli import UsageError
@@ -33,6 +35,12 @@ def run(args) -> int:
         config = configuration.load(args.config)
     except configuration.ConfigError as exc:
         raise UsageError(str(exc)) from None
+    # stderr is the systemd journal, which keeps its own timestamps. Libraries say only
+    # their warnings; ours speak at the config's level.
+    logging.basicConfig(
+        level=logging.WARNING, format="%(levelname)s %(message)s", stream=sys.stderr
+    )
+    logging.getLogger("scoreboard").setLevel(config.service.log_level.upper())
     try:
         appliance = Appliance(
             config,
@@ -47,5 +55,6 @@ def run(args) -> int:
             "or set GPIOZERO_PIN_FACTORY=mock"
         ) from None
     signal.signal(signal.SIGTERM, lambda *_: appliance.stop())
+    appliance.app.log(f"scoreboard running, state in {appliance.app.journal.state_dir}")
     appliance.run()
     return 0

@@ -5,7 +5,7 @@ code path luma's examples use, so the simulator shows exactly what the hardware 
 A spec is a dict; the keys each driver reads:
 
     {"driver": "ssd1306" | "sh1106", "interface": "i2c", "port": 1, "address": 0x3C}
-    {"driver": "ssd1322", "interface": "spi", "port": 0, "device": 0}
+    {"driver": "ssd1322", "interface": "spi", "port": 0, "device": 0, "gpio_dc": 24, "gpio_rst": 25}
     {"driver": "max7219", "cascaded": 4, "block_orientation": -90, "reverse": False}
         (or "width": 32, "height": 16 for two rows of modules)
     {"driver": "max7219-7seg"}                  eight seven-segment digits on one MAX7219
@@ -15,7 +15,8 @@ A spec is a dict; the keys each driver reads:
     {"driver": "dummy", "emulates": "ssd1306"}   luma's dummy: keeps the last picture
 
 "interface": "noop" on a hardware driver runs the real driver over no bus (tests and the
-benchmark count the bytes it would send). "rotate" (0-3) applies to every driver.
+benchmark count the bytes it would send). "rotate" (0-3) applies to every driver;
+"contrast" (0-255) to the OLEDs and the MAX7219.
 """
 
 from luma.core import cmdline
@@ -47,6 +48,9 @@ KEYS = {
     "path",
     "scale",
     "name",
+    "gpio_dc",
+    "gpio_rst",
+    "contrast",
 }
 
 
@@ -135,6 +139,8 @@ def create(spec: dict):
     device = cmdline.create_device(args)
     if device is None:
         raise DisplayError(f"luma has no device {args.display!r} (is luma.emulator installed?)")
+    if "contrast" in spec and hasattr(device, "contrast"):
+        device.contrast(int(spec["contrast"]))
     counter = None
     if hasattr(device, "_serial_interface") and not driver.startswith("emulator"):
         counter = CountingInterface(device._serial_interface)
@@ -167,6 +173,11 @@ def _luma_args(spec: dict, p: Panel):
         ]
     elif interface == "spi":
         argv += ["--spi-port", str(spec.get("port", 0)), "--spi-device", str(spec.get("device", 0))]
+        # An SPI OLED's data/command and reset lines (luma's defaults are BCM 24 and 25).
+        if "gpio_dc" in spec:
+            argv += ["--gpio-data-command", str(spec["gpio_dc"])]
+        if "gpio_rst" in spec:
+            argv += ["--gpio-reset", str(spec["gpio_rst"])]
     if driver.startswith("max7219"):
         argv += ["--block-orientation", str(spec.get("block_orientation", 0))]
     if driver == "ssd1322":

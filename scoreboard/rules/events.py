@@ -92,4 +92,3 @@ class NextFrame:
 
 
 Event = Players | Race | Target | Option | Break | Shot | Choose | Lapse | NextFrame
-SETUP_EVENTS = (Players, Race, Target, Option)
