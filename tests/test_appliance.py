@@ -111,4 +111,5 @@ def test_screen_specs_follow_the_config():
     )
     oled, led = screen_specs(cfg)
     assert oled["driver"] == "ssd1322" and oled["device"] == 1 and oled["interface"] == "spi"
-    assert led["cascaded"] == 4
+    assert (oled["gpio_dc"], oled["gpio_rst"], oled["contrast"]) == (24, 25, 0xCF)
+    assert led["cascaded"] == 4 and led["contrast"] == 0x70
