@@ -87,10 +87,11 @@ class App:
         # The last board pot (store -> serial) each journal holds: a pot the board resends
         # because our ack never reached it is recognised, not counted twice.
         self.board_pots: dict[int, int] = {}
-        for line in self.journal.lines:
-            if line.startswith(POT_MARK):
-                store, serial = map(int, line[len(POT_MARK) :].split(":"))
-                self.board_pots[store] = max(serial, self.board_pots.get(store, 0))
+        archived = self.journal.list_archive()
+        # A new match carries the marks over; a power cut between the archive and the new
+        # match's first record leaves them in the last archived journal only.
+        self._note_board_pots(archived[-1].lines() if archived else [])
+        self._note_board_pots(self.journal.lines)
         self.acknowledge = None  # the sensor board link's, once it is wired
         timings = config.timings
         self.panel = Panel(
@@ -190,11 +191,14 @@ class App:
         except Exception as exc:
             self.warn(f"journal: could not write ({exc}); the step is not taken")
             return False
+        self._note_board_pots(lines)
+        return True
+
+    def _note_board_pots(self, lines: list[str]) -> None:
         for line in lines:
             if line.startswith(POT_MARK):
                 store, serial = map(int, line[len(POT_MARK) :].split(":"))
                 self.board_pots[store] = max(serial, self.board_pots.get(store, 0))
-        return True
 
     def commit(self, outcome: Outcome, *, mark: list[str] = ()) -> bool:
         """Apply, make durable, then (the caller) show. A refused step is a hint, never a crash."""

@@ -231,3 +231,16 @@ def test_systemd_ready_after_the_first_frame_and_watchdog_from_the_loop(tmp_path
     assert messages.count("WATCHDOG=1") == 4
     app.close()
     listener.close()
+
+
+def test_board_pots_are_remembered_across_a_new_match_and_a_cut_right_after_it(make_app, tmp_path):
+    app = make_app()
+    feed(app, ButtonPress("A", 1.0), Pot(2, 2.0, "board", 8, 3))
+    feed(app, ButtonHold("undo", 10.0), ButtonPress("undo", 11.0))  # a new match
+    s = feed(app, ButtonPress("A", 20.0), Pot(2, 21.0, "board", 8, 3))  # resent: not a point
+    assert s["score"] == {"A": 0, "B": 0}
+    app.journal.archive({"cut": "after the archive, before the new match's first record"})
+    app.close()
+    again = make_app()
+    s = feed(again, ButtonPress("A", 30.0), Pot(2, 31.0, "board", 8, 3))
+    assert s["score"] == {"A": 0, "B": 0} and s["phase"] == "break"
