@@ -116,7 +116,7 @@ class App:
             # Never refuse to start: keep the match up to the line the rules refuse,
             # archive the journal as it was, and go on from the part that replays.
             self.warn(f"journal: {exc}; the lines from there on are kept in the archive")
-            good = self.journal.lines[: exc.line_no - 1]
+            good = self.journal.lines[: exc.line_no - 1] or setup_lines(self.config)
             self.journal.archive({"unreplayable": str(exc)})
             self.journal.append(good)
             return replay(good)
@@ -145,6 +145,10 @@ class App:
         if extra is not None:
             extra(event)
             return
+        if isinstance(event, Pot) and event.store is not None and event.serial is not None:
+            # The link hands a board's pots over in order from what the board had acked,
+            # so the first we see of a store sets where its serials stand.
+            self.board_pots.setdefault(event.store, event.serial - 1)
         match event:
             case BoardHello():
                 self.faults.pop(("board-lost",), None)
@@ -159,6 +163,10 @@ class App:
             ):
                 self._acknowledge(event)  # already in the journal: the board resent it
                 return
+            case Pot(serial=int(), store=int()) if event.store in self.board_pots and (
+                event.serial > self.board_pots[event.store] + 1
+            ):
+                return  # an earlier pot is not in the journal yet: the board resends in order
             case Pot() | ButtonPress() | ButtonHold():
                 if isinstance(event, Pot):
                     self._count_pocket(event.pocket)
@@ -182,7 +190,7 @@ class App:
 
     def _acknowledge(self, pot: Pot) -> None:
         if self.acknowledge is not None:
-            self.acknowledge(pot.serial)
+            self.acknowledge(pot.serial, pot.store)
 
     def _write(self, lines: list[str]) -> bool:
         """Append one record; False (and logged) if the disk refused it."""
@@ -234,10 +242,20 @@ class App:
     def new_match(self) -> None:
         """Archive this match (finished or not) and start a new one from the config."""
         meta = summarise(self.match, self.journal.lines)
-        path = self.journal.archive(meta)
-        self.log(f"match archived as {path}")
         marks = [f"{POT_MARK}{store}:{serial}" for store, serial in self.board_pots.items()]
-        self.journal.append(setup_lines(self.config) + marks)
+        try:
+            path = self.journal.archive(meta)
+            self.log(f"match archived as {path}")
+            self.journal.append(setup_lines(self.config) + marks)
+        except Exception as exc:
+            # The journal is as the disk left it (the old match, or empty, which a restart
+            # also starts anew): show exactly that.
+            self.warn(f"journal: could not start a new match ({exc})")
+            self.match = replay(self.journal.lines)
+            self.panel.match = self.match
+            self._set_hint("refused")
+            return
+        self.hint = None  # the question about a new match is answered
         self.match = replay(self.journal.lines)
         self.panel = Panel(
             self.match,

@@ -62,15 +62,18 @@ class Appliance:
         log=None,
     ) -> None:
         self.config = config
+        failed = []
         if screens is None:
             screens = create_displays(
                 screen_specs(config),
                 lang=config.display.language,
-                on_error=lambda spec, why: self.app.log(f"display {spec['driver']}: {why}"),
+                on_error=lambda spec, why: failed.append(why),
             )
         self.app = App(
             config, state_dir=state_dir, screens=screens, clock=clock, notifier=notifier, log=log
         )
+        for why in failed:  # a missing display is reported; the others keep running
+            self.app.warn(why)
         self.loop = self.app.loop
         self._ticking = None
         pins, timings, sensors = config.pins, config.timings, config.sensors

@@ -24,16 +24,17 @@ class ConfigError(Exception):
         super().__init__(": ".join(p for p in (where, key, reason) if p))
 
 
-def _opt(default, *, limits=None, choices=None, length=None, count=None, hex=False):
+def _opt(default, *, limits=None, choices=None, length=None, count=None, hex=False, name=False):
     """A config key with its default and what values it accepts."""
     meta = {"limits": limits, "choices": choices, "length": length, "count": count, "hex": hex}
+    meta["name"] = name  # a player's name: shown on the displays and written in the match log
     return field(default=default, metadata=meta)
 
 
 @dataclass(frozen=True)
 class MatchConfig:
-    player_a: str = _opt("Гравець A", length=(1, 20))
-    player_b: str = _opt("Гравець B", length=(1, 20))
+    player_a: str = _opt("Гравець A", length=(1, 20), name=True)
+    player_b: str = _opt("Гравець B", length=(1, 20), name=True)
     race: int = _opt(1, limits=(1, 99))
     target: int = _opt(8, limits=(1, 8))
 
@@ -270,6 +271,9 @@ class _Reader:
                 self.fail(f"must be {low} to {high} characters long", table, key, index)
             if any(ord(c) < 0x20 for c in value):
                 self.fail("must not hold control characters", table, key, index)
+        if meta.get("name") and (not value.strip() or "#" in value or "=" in value):
+            # The match log starts a comment at '#'; '=' would read as a shot's field.
+            self.fail("must have a letter or digit, and no '#' or '='", table, key, index)
 
     def screens(self, raw) -> tuple[ScreenConfig, ...]:
         if raw is None:

@@ -25,6 +25,8 @@ from scoreboard.inputs.simulated_board import SimulatedBoard
 LEGEND = "a/b press  A/B hold  f FOUL  F hold FOUL  u UNDO  U hold UNDO  1-6 pocket  q quit"
 PRESS_SECONDS = 0.12
 HOLD_MARGIN = 0.3  # held this much past the hold time
+SETTLE_SECONDS = 0.1  # after a release, for the debouncer and the loop
+BALL_SECONDS = 0.3  # a ball through the beam, counted and sent over the link
 
 
 class SimulatedTable:
@@ -47,24 +49,22 @@ class SimulatedTable:
         self.factory = factory
         self.board = board
 
-    def key(self, key: str) -> bool:
-        """Act on one key; False for a key that means nothing."""
+    def key(self, key: str) -> float | None:
+        """Act on one key, as hands at the table would (a press is held, then released);
+        returns how long to let it settle before the next key (s), or None for a key that
+        means nothing. Keys are played one after another, so a script keeps its order."""
         if key.lower() in self.pins:
             name = key.lower()
             down = self.hold_times[name] + HOLD_MARGIN if key.isupper() else PRESS_SECONDS
-            self._press(self.pins[name], down)
-        elif key in "123456" and len(key) == 1:
+            pin = self.factory.pin(self.pins[name])
+            pin.drive_low()  # buttons close to ground (pull-ups on)
+            time.sleep(down)
+            pin.drive_high()
+            return SETTLE_SECONDS
+        if len(key) == 1 and key in "123456":
             self.board.drop_ball(int(key))
-        else:
-            return False
-        return True
-
-    def _press(self, pin_number: int, seconds: float) -> None:
-        pin = self.factory.pin(pin_number)
-        pin.drive_low()  # buttons close to ground (pull-ups on)
-        release = threading.Timer(seconds, pin.drive_high)
-        release.daemon = True
-        release.start()
+            return BALL_SECONDS
+        return None
 
 
 class TextScreen:
@@ -145,8 +145,13 @@ def _read_keys(table: SimulatedTable, appliance: Appliance, interactive: bool) -
         if not data or data == b"q":
             break
         key = data.decode(errors="replace")
-        if not table.key(key) and not interactive and key.strip():
-            print(f"unknown key {key!r}", flush=True)
+        settle = table.key(key)
+        if settle is None:
+            if not interactive and key.strip():
+                print(f"unknown key {key!r}", flush=True)
+            continue
+        time.sleep(settle)
+    time.sleep(BALL_SECONDS)  # let the last ball and press reach the screen
     appliance.stop()
 
 

@@ -19,6 +19,7 @@ def summarise(match: Match, lines: list[str], *, ended: datetime | None = None) 
         "winner": s["winner"],
         "frames": s["frames"],
         "frame_scores": s["frame_scores"],
+        "last_frame": [s["score"]["A"], s["score"]["B"]],  # the frame in play when it ended
         "fouls": {side: st["fouls"] for side, st in s["stats"].items()},
         "longest_run": {side: st["best_run"] for side, st in s["stats"].items()},
         "started": started,

@@ -166,8 +166,8 @@ def test_history_lists_and_exports_archived_matches(make_app, tmp_path, capsys):
 def test_a_board_pot_is_acked_only_once_durable_and_a_resent_one_counts_once(make_app, tmp_path):
     acked = []
 
-    def acknowledge(serial):
-        assert f"# board pot 7:{serial}" in read_journal(tmp_path).lines  # durable first
+    def acknowledge(serial, store):
+        assert f"# board pot {store}:{serial}" in read_journal(tmp_path).lines  # durable first
         acked.append(serial)
 
     app = make_app()
@@ -177,7 +177,7 @@ def test_a_board_pot_is_acked_only_once_durable_and_a_resent_one_counts_once(mak
     assert s["score"] == {"A": 1, "B": 0} and acked == [41, 41]
     app.close()
     again = make_app()  # the host restarted before the ack reached the board
-    again.acknowledge = acked.append
+    again.acknowledge = lambda serial, store: acked.append(serial)
     s = feed(again, Pot(2, 3.0, "board", 41, 7), Pot(3, 3.2, "board", 42, 7))
     assert s["score"] == {"A": 2, "B": 0} and acked[-2:] == [41, 42]
 
@@ -244,3 +244,51 @@ def test_board_pots_are_remembered_across_a_new_match_and_a_cut_right_after_it(m
     again = make_app()
     s = feed(again, ButtonPress("A", 30.0), Pot(2, 31.0, "board", 8, 3))
     assert s["score"] == {"A": 0, "B": 0} and s["phase"] == "break"
+
+
+def test_a_failed_journal_write_loses_no_board_pot(make_app, tmp_path):
+    from scoreboard.journal import JournalError
+
+    app = make_app()
+    acked = []
+    app.acknowledge = lambda serial, store: acked.append(serial)
+    feed(app, ButtonPress("A", 1.0))
+    real_append = app.journal.append
+
+    def full_disk(lines):
+        raise JournalError("No space left on device")
+
+    app.journal.append = full_disk
+    s = feed(app, Pot(1, 10.0, "board", 1, 4))
+    assert s["score"] == {"A": 0, "B": 0} and acked == []  # not durable: not shown, not acked
+    app.journal.append = real_append
+    s = feed(app, Pot(2, 10.5, "board", 2, 4))  # the next one may not pass the one not stored
+    assert s["score"] == {"A": 0, "B": 0} and acked == []
+    s = feed(app, Pot(1, 11.0, "board", 1, 4), Pot(2, 11.2, "board", 2, 4))  # resent in order
+    assert s["score"] == {"A": 2, "B": 0} and acked == [1, 2]
+
+
+def test_a_new_match_the_disk_refuses_keeps_the_old_one(make_app):
+    from scoreboard.journal import JournalError
+
+    app = make_app()
+    feed(app, ButtonPress("A", 1.0), Pot(1, 2.0))
+
+    def refuse(meta):
+        raise JournalError("read-only file system")
+
+    app.journal.archive = refuse
+    s = feed(app, ButtonHold("undo", 10.0), ButtonPress("undo", 11.0))
+    assert s["score"] == {"A": 1, "B": 0} and app.screen.frames[-1][2] == "refused"
+
+
+def test_a_journal_that_does_not_replay_from_its_first_line_still_starts(tmp_path):
+    from scoreboard.journal import Journal
+
+    with Journal(tmp_path) as journal:
+        journal.append(["shot pots=1"])  # a shot before anyone broke: refused by the rules
+    app = App(configuration.default(), state_dir=tmp_path, screens=[], log=lambda m: None)
+    s = app.match.snapshot()
+    assert s["phase"] == "lag" and s["players"]["A"] == "Гравець A"
+    assert list_archive(tmp_path)[0].meta["unreplayable"].startswith("line 1")
+    app.close()

@@ -113,3 +113,15 @@ def test_screen_specs_follow_the_config():
     assert oled["driver"] == "ssd1322" and oled["device"] == 1 and oled["interface"] == "spi"
     assert (oled["gpio_dc"], oled["gpio_rst"], oled["contrast"]) == (24, 25, 0xCF)
     assert led["cascaded"] == 4 and led["contrast"] == 0x70
+
+
+def test_a_display_that_fails_at_start_is_reported_and_the_appliance_runs(tmp_path):
+    cfg = configuration.loads(
+        '[[display.screen]]\ndriver = "ssd1306"\nport = 42\n[sensors]\nsource = "none"\n'
+    )
+    said = []
+    a = Appliance(cfg, state_dir=tmp_path, pin_factory=MockFactory(), log=said.append)
+    a.app.start()
+    assert any("ssd1306" in message for message in said)
+    assert a.app.shown.snapshot["phase"] == "lag"
+    a.close()

@@ -365,3 +365,10 @@ def test_config_check_never_prints_a_traceback(tmp_path):
     )
     assert done.returncode == 2
     assert "Traceback" not in done.stderr and "not UTF-8" in done.stderr
+
+
+@pytest.mark.parametrize("name", ["Ann #1", "   ", "x=y"])
+def test_a_player_name_the_match_log_cannot_hold_is_refused(name):
+    with pytest.raises(ConfigError) as caught:
+        loads(f'[match]\nplayer_a = "{name}"\n')
+    assert caught.value.key == "match.player_a" and "no '#'" in caught.value.reason

@@ -64,3 +64,15 @@ def test_keys_drive_the_real_appliance_and_a_restart_resumes(tmp_path):
     again = Sim(tmp_path)  # resumes from the journal
     again.wait_for("phase break-foul")
     assert again.quit() == 0
+
+
+def test_a_script_of_keys_is_played_in_order_to_the_end(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "scoreboard", "sim", "--state-dir", str(tmp_path)],
+        input=b"a3f",
+        capture_output=True,
+        timeout=60,
+    )
+    assert done.returncode == 0
+    s = replay(read_journal(tmp_path).lines).snapshot()
+    assert s["phase"] == "break-foul" and s["foul"]["to_spot"] == 1

@@ -18,6 +18,7 @@ COLUMNS = [
     "frames_a",
     "frames_b",
     "frame_scores",
+    "last_frame",
     "fouls_a",
     "fouls_b",
     "longest_run_a",
@@ -28,7 +29,7 @@ COLUMNS = [
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "history",
-        help="list finished matches; export them as CSV or JSON",
+        help="list archived matches (finished or abandoned); export them as CSV or JSON",
         description="The matches archived in the state directory, oldest first.",
     )
     add_state_dir(parser)
@@ -64,6 +65,7 @@ def flat(row: dict) -> dict:
         "frames_a": row["frames"]["A"],
         "frames_b": row["frames"]["B"],
         "frame_scores": " ".join(f"{a}:{b}" for a, b in row["frame_scores"]),
+        "last_frame": ":".join(map(str, row.get("last_frame", ()))),
         "fouls_a": _fouls(row["fouls"]["A"]),
         "fouls_b": _fouls(row["fouls"]["B"]),
         "longest_run_a": row["longest_run"]["A"],

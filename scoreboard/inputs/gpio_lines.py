@@ -34,10 +34,10 @@ class GpioLines:
 
     def _edge(self, read, active):
         def changed():
+            # put() under the lock too, so events of two lines reach the queue in order.
             with self._lock:
-                events = read(active, self.clock())
-            for event in events:
-                self.put(event)
+                for event in read(active, self.clock()):
+                    self.put(event)
             if self.on_edge is not None:
                 self.on_edge()
 
@@ -45,9 +45,8 @@ class GpioLines:
 
     def _tick_all(self, poll, now):
         with self._lock:
-            events = poll(self.clock() if now is None else now)
-        for event in events:
-            self.put(event)
+            for event in poll(self.clock() if now is None else now):
+                self.put(event)
 
     def close(self):
         for device in self._devices:

@@ -94,6 +94,7 @@ class SensorBoardLink:
         self.ack_when_durable = ack_when_durable
         self._acked = 0  # the highest serial acked to the board
         self._send_lock = threading.Lock()  # acks come from the loop's thread too
+        self._ack_lock = threading.Lock()
         self._stuck = 0
         self._thread = None
         self._stop = threading.Event()
@@ -207,11 +208,13 @@ class SensorBoardLink:
         if store_id != self._store_id:
             # A board we have not seen (or whose store was wiped): its acked serial is
             # where it left off with whatever host it talked to before.
-            self._store_id = store_id
-            self._last = self._acked = acked
+            with self._ack_lock:
+                self._store_id = store_id
+                self._last = self._acked = acked
         else:
-            self._last = max(self._last, acked)
-            self._acked = max(self._acked, acked)
+            with self._ack_lock:
+                self._last = max(self._last, acked)
+                self._acked = max(self._acked, acked)
         again = self.state == "up" and boot_id == self._boot_id
         self._boot_id = boot_id
         self.state = "up"
@@ -251,16 +254,27 @@ class SensorBoardLink:
             if not self.ack_when_durable:
                 self._acked = self._last
         elif ahead == 0 or ahead >= 0x8000:
-            self.duplicates += 1
+            serial = self._last - ((self._last - serial16) & 0xFFFF)
+            if self.ack_when_durable and serial > self._acked and 1 <= pocket <= POCKETS:
+                # Put but not yet durable (the app's write may have failed): again; the
+                # app keeps board pots in order and drops one it already holds.
+                self.put(Pot(pocket, now - age_ms / 1000, "board", serial, self._store_id))
+            else:
+                self.duplicates += 1
         # Ahead by more than one: an earlier pot was lost on the line. Acking the last
         # one in order makes the board resend from there (go-back-N).
         self._send_ack()
 
-    def acknowledge(self, serial):
-        """The app holds pot `serial` durably: the board may forget it (any thread)."""
-        if serial > self._acked:
+    def acknowledge(self, serial, store=None):
+        """The app holds pot `serial` of board store `store` durably: the board may forget it.
+
+        Called from the loop's thread; an ack for another store (a board swapped since)
+        is ignored."""
+        with self._ack_lock:
+            if (store is not None and store != self._store_id) or serial <= self._acked:
+                return
             self._acked = serial
-            self._send_ack()
+        self._send_ack()
 
     def _send_ack(self):
         self._send(messages.ack(self._boot_id, self._acked))
