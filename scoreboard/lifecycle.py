@@ -91,13 +91,13 @@ for _kind in ("configure", "name_breaker", "shoot", "choose", "lapse", "next_fra
 class Lifecycle:
     """The model the machine drives: the phase (``state``) and the rules state (``rules``).
 
-    For each event the rules core computes the next rules state and its outcome;
-    the outcome is fired as the machine's trigger, and the transition commits it.
+    For each event the rules core computes the next rules state and its outcome; the
+    outcome is fired as the machine's trigger, and once the machine has moved (it raises
+    if the phase has no such transition) the new rules state is kept.
     """
 
     def __init__(self, rules: MatchState | None = None, phase: str = "lag") -> None:
         self.rules = rules or MatchState()
-        self._next: MatchState | None = None
         self.machine = Machine(
             model=self,
             states=PHASES,
@@ -105,7 +105,6 @@ class Lifecycle:
             initial=phase,
             auto_transitions=False,
             queued=True,
-            before_state_change="_commit",
         )
         # Which kinds of event each phase takes, read off the machine itself.
         self._takes = {
@@ -131,13 +130,12 @@ class Lifecycle:
         kind, phase = KINDS[type(event)], self.state
         if kind not in self._takes[phase]:
             raise RuleError(REFUSALS.get((kind, phase), f"not allowed in phase {phase}"))
-        self._next, outcome = self._judge(event, phase)
+        rules, outcome = self._judge(event, phase)
         try:
             self.machine.events[outcome].trigger(self)
         except MachineError:
             raise RuleError(f"{kind} cannot end in {outcome} in phase {phase}") from None
-        finally:
-            self._next = None
+        self.rules = rules
 
     def _judge(self, event: Event, phase: str) -> tuple[MatchState, str]:
         """The pure rules: the next rules state and what the event came to."""
@@ -156,9 +154,6 @@ class Lifecycle:
             case NextFrame():
                 return frames.next_frame(rules), "next_frame"
         raise TypeError(f"not an event: {event!r}")
-
-    def _commit(self) -> None:
-        self.rules = self._next
 
 
 def diagram() -> str:
