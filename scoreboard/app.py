@@ -47,6 +47,10 @@ def setup_lines(config: Config) -> list[str]:
     ]
 
 
+def pot_mark(store: int, serial: int) -> str:
+    return f"{POT_MARK}{store}:{serial}"
+
+
 def log_name(name: str) -> str:
     """A name as one word of the match log: spaces become underscores (shown as spaces)."""
     return "_".join(name.split())
@@ -93,10 +97,7 @@ class App:
         self._note_board_pots(archived[-1].lines() if archived else [])
         self._note_board_pots(self.journal.lines)
         self.acknowledge = None  # the sensor board link's, once it is wired
-        timings = config.timings
-        self.panel = Panel(
-            self.match, shot_pause=timings.shot_pause, foul_kind_window=timings.foul_kind_window
-        )
+        self.panel = self._new_panel()
         self.faults: dict[tuple, dict] = {}
         self.pocket_pots = [0] * 6
         self.hint: str | None = None
@@ -104,6 +105,16 @@ class App:
         self.shown: Shown | None = None
         self._frame_bytes = 0
         self.extra_handlers: dict[type, object] = {}  # events the wiring handles itself
+
+    def _new_panel(self) -> Panel:
+        t = self.config.timings
+        return Panel(self.match, shot_pause=t.shot_pause, foul_kind_window=t.foul_kind_window)
+
+    def _reload(self) -> None:
+        """Back to exactly what the journal holds (after the disk refused a write)."""
+        self.match = replay(self.journal.lines)
+        self.panel.match = self.match
+        self._set_hint("refused")
 
     # -- start ---------------------------------------------------------------------------------
     def _resume(self) -> Match:
@@ -176,7 +187,7 @@ class App:
     def _play(self, outcome: Outcome, *, pot: Pot | None = None) -> None:
         mark = []
         if pot is not None and pot.serial is not None and pot.store is not None:
-            mark = [f"{POT_MARK}{pot.store}:{pot.serial}"]
+            mark = [pot_mark(pot.store, pot.serial)]
         if outcome.new_match:
             self.new_match()
         elif not (outcome.items and self.commit(outcome, mark=mark)) and mark:
@@ -194,11 +205,13 @@ class App:
 
     def _write(self, lines: list[str]) -> bool:
         """Append one record; False (and logged) if the disk refused it."""
+        before = self.journal.bytes_written
         try:
             self.journal.append(lines)
         except Exception as exc:
             self.warn(f"journal: could not write ({exc}); the step is not taken")
             return False
+        self._frame_bytes += self.journal.bytes_written - before
         self._note_board_pots(lines)
         return True
 
@@ -218,14 +231,9 @@ class App:
             self.log(f"refused: {exc}")
             self._set_hint("refused")
             return False
-        before = self.journal.bytes_written
         if not self._write([format_event(item) for item in items] + list(mark)):
-            # Not durable, so not shown: go back to what the journal holds.
-            self.match = replay(self.journal.lines)
-            self.panel.match = self.match
-            self._set_hint("refused")
+            self._reload()  # not durable, so not shown
             return False
-        self._frame_bytes += self.journal.bytes_written - before
         self.panel.applied(outcome)
         if self.match.phase in ("frame-over", "match-over") and phase not in (
             "frame-over",
@@ -242,7 +250,7 @@ class App:
     def new_match(self) -> None:
         """Archive this match (finished or not) and start a new one from the config."""
         meta = summarise(self.match, self.journal.lines)
-        marks = [f"{POT_MARK}{store}:{serial}" for store, serial in self.board_pots.items()]
+        marks = [pot_mark(store, serial) for store, serial in self.board_pots.items()]
         try:
             path = self.journal.archive(meta)
             self.log(f"match archived as {path}")
@@ -251,17 +259,11 @@ class App:
             # The journal is as the disk left it (the old match, or empty, which a restart
             # also starts anew): show exactly that.
             self.warn(f"journal: could not start a new match ({exc})")
-            self.match = replay(self.journal.lines)
-            self.panel.match = self.match
-            self._set_hint("refused")
+            self._reload()
             return
         self.hint = None  # the question about a new match is answered
         self.match = replay(self.journal.lines)
-        self.panel = Panel(
-            self.match,
-            shot_pause=self.config.timings.shot_pause,
-            foul_kind_window=self.config.timings.foul_kind_window,
-        )
+        self.panel = self._new_panel()
         self.pocket_pots = [0] * 6
 
     def _count_pocket(self, pocket: int) -> None:

@@ -18,7 +18,7 @@ from scoreboard.inputs.sensorboard import SensorBoardLink
 
 @dataclass(frozen=True)
 class InputEdge:
-    """An input line moved: the loop ticks the debouncers until they settle."""
+    """An input line moved: the loop ticks the debouncers, then again whenever they are due."""
 
     t: float
 
@@ -44,6 +44,17 @@ def screen_specs(config: Config) -> list[dict]:
             spec["emulates"] = screen.emulates
         specs.append(spec)
     return specs
+
+
+def panel_buttons(config: Config) -> dict[str, tuple[int, float]]:
+    """Each panel button's BCM pin and hold time, from the config."""
+    pins, timings = config.pins, config.timings
+    return {
+        "A": (pins.player_a, timings.hold_time),
+        "B": (pins.player_b, timings.hold_time),
+        "foul": (pins.foul, timings.hold_time),
+        "undo": (pins.undo, timings.undo_hold_time),
+    }
 
 
 class Appliance:
@@ -77,15 +88,11 @@ class Appliance:
         self.loop = self.app.loop
         self._ticking = None
         pins, timings, sensors = config.pins, config.timings, config.sensors
+        buttons = panel_buttons(config)
         self.buttons = Buttons(
             self.loop.put,
-            pins={"A": pins.player_a, "B": pins.player_b, "foul": pins.foul, "undo": pins.undo},
-            hold_times={
-                "A": timings.hold_time,
-                "B": timings.hold_time,
-                "foul": timings.hold_time,
-                "undo": timings.undo_hold_time,
-            },
+            pins={button: pin for button, (pin, _) in buttons.items()},
+            hold_times={button: hold for button, (_, hold) in buttons.items()},
             bounce_time=timings.button_debounce,
             clock=clock,
             pin_factory=pin_factory,

@@ -6,6 +6,8 @@ from scoreboard.rules.errors import RuleError
 from scoreboard.rules.events import Event
 from scoreboard.rules.state import MatchState
 
+UNDO = "undo"  # a step of the match log that is no event: it takes the last one back
+
 
 class Match:
     """Events in, state out. Undo pops a step (python-chess keeps a move stack likewise);
@@ -34,14 +36,14 @@ class Match:
         self._history.append((event, *before))
 
     def step(self, item: Event | str) -> None:
-        """One line of a match log: an event, or ``"undo"``."""
-        if item == "undo":
+        """One line of a match log: an event, or :data:`UNDO`."""
+        if item == UNDO:
             self.undo()
         else:
             self.apply(item)
 
     def apply_all(self, items: list[Event | str]) -> None:
-        """Apply events and undos (``"undo"``) as one step: all of them, or none if one is refused.
+        """Apply events and undos (:data:`UNDO`) as one step: all of them, or none if one is refused.
 
         The panel amends the open shot this way (``undo`` + the shot with one more
         ball), and the journal writes the same items as one record.

@@ -3,7 +3,7 @@
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from scoreboard.match import Match
+from scoreboard.match import UNDO, Match
 from scoreboard.rules.errors import RuleError
 from scoreboard.rules.events import (
     Break,
@@ -21,8 +21,6 @@ from scoreboard.rules.events import (
 )
 from scoreboard.rules.fouls import parse_kinds
 from scoreboard.rules.sides import parse_side
-
-UNDO = "undo"  # not an event: it takes the last one back
 
 
 class LogError(ValueError):
@@ -149,7 +147,7 @@ def replay(lines: Iterable[str], match: Match | None = None) -> Match:
 def format_event(event: Event | str) -> str:
     """The canonical log line for an event (what the journal writes)."""
     match event:
-        case "undo":
+        case str() if event == UNDO:
             return UNDO
         case Players(a, b):
             return f"players {a} {b}"

@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from gpiozero.pins.mock import MockFactory
 
-from scoreboard.appliance import Appliance
+from scoreboard.appliance import Appliance, panel_buttons
 from scoreboard.commands.replay import describe
 from scoreboard.config import Config
 from scoreboard.display import create_displays
@@ -27,25 +27,16 @@ PRESS_SECONDS = 0.12
 HOLD_MARGIN = 0.3  # held this much past the hold time
 SETTLE_SECONDS = 0.1  # after a release, for the debouncer and the loop
 BALL_SECONDS = 0.3  # a ball through the beam, counted and sent over the link
+KEYS = {"a": "A", "b": "B", "f": "foul", "u": "undo"}
 
 
 class SimulatedTable:
     """The hands at the table: presses and holds mock pins, drops balls into the board."""
 
     def __init__(self, config: Config, factory: MockFactory, board: SimulatedBoard) -> None:
-        pins = config.pins
-        self.pins = {
-            "a": pins.player_a,
-            "b": pins.player_b,
-            "f": pins.foul,
-            "u": pins.undo,
-        }
-        self.hold_times = {
-            "a": config.timings.hold_time,
-            "b": config.timings.hold_time,
-            "f": config.timings.hold_time,
-            "u": config.timings.undo_hold_time,
-        }
+        buttons = panel_buttons(config)
+        # key -> (pin, hold time); the upper-case key holds the button
+        self.buttons = {key: buttons[button] for key, button in KEYS.items()}
         self.factory = factory
         self.board = board
 
@@ -53,10 +44,10 @@ class SimulatedTable:
         """Act on one key, as hands at the table would (a press is held, then released);
         returns how long to let it settle before the next key (s), or None for a key that
         means nothing. Keys are played one after another, so a script keeps its order."""
-        if key.lower() in self.pins:
-            name = key.lower()
-            down = self.hold_times[name] + HOLD_MARGIN if key.isupper() else PRESS_SECONDS
-            pin = self.factory.pin(self.pins[name])
+        if key.lower() in self.buttons:
+            number, hold = self.buttons[key.lower()]
+            down = hold + HOLD_MARGIN if key.isupper() else PRESS_SECONDS
+            pin = self.factory.pin(number)
             pin.drive_low()  # buttons close to ground (pull-ups on)
             time.sleep(down)
             pin.drive_high()

@@ -1,11 +1,10 @@
-"""Where spotted balls go (FP-8): the back spot, then along the spot line."""
+"""Spotted balls (FP-8): how many go back on the table after a foul."""
 
 from scoreboard.rules.fouls import FoulKind
 
-# Spotting (RULES.md, "From the rest of the general rules"): on the back spot; if
-# occupied, on the spot line as close as possible toward the back cushion; if that
-# is full, toward the centre spot; several balls spotted at once touch each other.
-SPOTTING_ORDER = ("back-spot", "spot-line-to-back-cushion", "spot-line-to-centre")
+# Where they go (RULES.md, "From the rest of the general rules"): on the back spot; if
+# occupied, on the spot line as close as possible toward the back cushion; if that is
+# full, toward the centre spot; several at once touch each other. The displays draw it.
 
 
 def spots_needed(shot, fouls) -> int:
