@@ -9,13 +9,20 @@ from scoreboard.rules.state import MatchState
 UNDO = "undo"  # a step of the match log that is no event: it takes the last one back
 
 
+# One saved step every CHECKPOINT events: undo goes back to the nearest one and re-applies
+# the few events after it, so a long match's history costs a pointer an event, not a state.
+CHECKPOINT = 32
+
+
 class Match:
     """Events in, state out. Undo pops a step (python-chess keeps a move stack likewise);
     a restart replays the journal through :meth:`apply`, so both share one code path."""
 
     def __init__(self) -> None:
         self.lifecycle = Lifecycle()
-        self._history: list[tuple[Event, str, MatchState]] = []  # event and the step before it
+        self._events: list[Event] = []
+        # (number of events before it, phase, rules) at every CHECKPOINT-th event
+        self._checkpoints: list[tuple[int, str, MatchState]] = []
 
     @property
     def phase(self) -> str:
@@ -27,13 +34,16 @@ class Match:
 
     @property
     def events(self) -> list[Event]:
-        return [event for event, _, _ in self._history]
+        return list(self._events)
 
     def apply(self, event: Event) -> None:
         """Apply ``event``, or raise :class:`RuleError` and change nothing."""
-        before = (self.lifecycle.phase, self.lifecycle.rules)
+        count = len(self._events)
+        before = (count, self.lifecycle.phase, self.lifecycle.rules)
         self.lifecycle.apply(event)
-        self._history.append((event, *before))
+        if count % CHECKPOINT == 0 and (not self._checkpoints or self._checkpoints[-1][0] < count):
+            self._checkpoints.append(before)
+        self._events.append(event)
 
     def step(self, item: Event | str) -> None:
         """One line of a match log: an event, or :data:`UNDO`."""
@@ -48,21 +58,33 @@ class Match:
         The panel amends the open shot this way (``undo`` + the shot with one more
         ball), and the journal writes the same items as one record.
         """
-        saved = (list(self._history), self.lifecycle.phase, self.lifecycle.rules)
+        saved = (
+            list(self._events),
+            list(self._checkpoints),
+            self.lifecycle.phase,
+            self.lifecycle.rules,
+        )
         try:
             for item in items:
                 self.step(item)
         except RuleError:
-            self._history, phase, rules = saved
+            self._events, self._checkpoints, phase, rules = saved
             self.lifecycle.restore(phase, rules)
             raise
 
     def undo(self) -> Event:
-        """Take back the last event and return it."""
-        if not self._history:
+        """Take back the last event and return it: back to the last checkpoint, then the
+        events after it again (they were legal once, so they are again: a fold is exact)."""
+        if not self._events:
             raise RuleError("nothing to undo")
-        event, phase, rules = self._history.pop()
+        event = self._events.pop()
+        count = len(self._events)
+        while self._checkpoints[-1][0] > count:
+            self._checkpoints.pop()
+        start, phase, rules = self._checkpoints[-1]
         self.lifecycle.restore(phase, rules)
+        for again in self._events[start:]:
+            self.lifecycle.apply(again)
         return event
 
     def snapshot(self) -> dict:
@@ -109,5 +131,5 @@ class Match:
                 }
                 for side, st in s.stats.as_dict().items()
             },
-            "events": len(self._history),
+            "events": len(self._events),
         }

@@ -1,6 +1,7 @@
 """The match-log text format: one event a line (see README); parse, format and replay it."""
 
-from collections.abc import Iterable
+import functools
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from scoreboard.match import UNDO, Match
@@ -106,9 +107,14 @@ def parse_line(text: str) -> Event | str | None:
 
     Raises :class:`ValueError` with the reason when the line is not in the format.
     """
-    words = text.split("#", 1)[0].split()
-    if not words:
-        return None
+    words = tuple(text.split("#", 1)[0].split())
+    return _event(words) if words else None
+
+
+@functools.lru_cache(maxsize=512)
+def _event(words: tuple[str, ...]) -> Event | str:
+    """Events are immutable, so a line seen before gives the same object: a long log's
+    undo stack then holds one ``shot`` for all its misses, not one each."""
     verb, *rest = words
     if verb not in PARSERS:
         raise ValueError(f"unknown event {verb!r} (known: {', '.join(PARSERS)})")
@@ -121,22 +127,27 @@ class Entry:
     item: Event | str  # an event or UNDO
 
 
-def parse(lines: Iterable[str]) -> list[Entry]:
-    entries = []
+def entries(lines: Iterable[str]) -> Iterator[Entry]:
+    """The log's events one at a time, as the lines are read (a log is never held whole)."""
     for line_no, text in enumerate(lines, start=1):
         try:
             item = parse_line(text)
         except ValueError as exc:
             raise LogError(line_no, str(exc)) from None
         if item is not None:
-            entries.append(Entry(line_no, item))
-    return entries
+            yield Entry(line_no, item)
+
+
+def parse(lines: Iterable[str]) -> list[Entry]:
+    """Every event of a log, with its line number."""
+    return list(entries(lines))
 
 
 def replay(lines: Iterable[str], match: Match | None = None) -> Match:
-    """Replay a whole log; the first refused line raises :class:`LogError`."""
+    """Replay a log, applying each line as it is read; the first refused line raises
+    :class:`LogError`. ``lines`` may be an open file: memory then does not grow with it."""
     match = match or Match()
-    for entry in parse(lines):
+    for entry in entries(lines):
         try:
             match.step(entry.item)
         except RuleError as exc:

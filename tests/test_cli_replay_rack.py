@@ -2,6 +2,8 @@
 
 import io
 import json
+import os
+from pathlib import Path
 
 import pytest
 
@@ -12,7 +14,7 @@ LOG = "players Olena Taras\nrace 2\nbreak A\nshot pots=3\nshot foul=push\n"
 
 def run(capsys, *argv, stdin=None, monkeypatch=None):
     if stdin is not None:
-        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
     code = main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
@@ -90,3 +92,41 @@ def test_replay_png_writes_the_final_screen_at_the_devices_resolution(tmp_path, 
         png = tmp_path / f"{display}.png"
         assert main(["replay", str(log), "--png", str(png), "--display", display]) == 0
         assert Image.open(png).size == size
+
+
+def test_replay_streams_stdin_and_undo_in_the_log_still_works(capsys, monkeypatch):
+    log = LOG + "undo\nundo\nshot\n"
+    code, out, _ = run(capsys, "replay", "-", "--json", stdin=log, monkeypatch=monkeypatch)
+    s = json.loads(out)
+    assert code == 0 and s["events"] == 4 and s["score"] == {"A": 0, "B": 0}
+    assert s["phase"] == "play" and s["striker"] == "B"  # the miss after the break
+
+
+def test_replay_names_the_line_that_is_not_utf8(tmp_path, capsys):
+    path = tmp_path / "match.log"
+    path.write_bytes(LOG.encode() + b"shot \xff\n")
+    code, out, err = run(capsys, "replay", str(path))
+    assert code == 2 and out == ""
+    assert "line 6 is not UTF-8" in err and "Traceback" not in err
+
+
+def _read_only_dir(tmp_path):
+    place = tmp_path / "read-only"
+    place.mkdir()
+    place.chmod(0o555)
+    # root writes anywhere it has permission bits for; sysfs refuses even root
+    return place if not os.access(place, os.W_OK) else Path("/sys")
+
+
+@pytest.mark.parametrize("where", ["a directory", "a missing folder", "a read-only place"])
+def test_replay_png_to_a_bad_path_says_so(tmp_path, capsys, where):
+    log = tmp_path / "match.log"
+    log.write_text(LOG)
+    png = {
+        "a directory": lambda: tmp_path,
+        "a missing folder": lambda: tmp_path / "no" / "such" / "final.png",
+        "a read-only place": lambda: _read_only_dir(tmp_path) / "final.png",
+    }[where]()
+    code, out, err = run(capsys, "replay", str(log), "--png", str(png))
+    assert code == 2 and out == ""
+    assert f"cannot write the picture to {png}" in err

@@ -60,3 +60,31 @@ def test_undo_everything_gives_a_new_match():
         m.undo()
     assert m.snapshot() == match("").snapshot()
     assert m.phase == "lag"
+
+
+def test_replay_applies_each_line_before_it_reads_the_next():
+    """A log is streamed: the match holds line n's event before line n+1 is asked for."""
+    m = match("")
+    seen = []
+
+    def lines():
+        for line in ["players Olena Taras", "break A", "shot", "shot", "undo"]:
+            seen.append(m.snapshot()["events"])
+            yield line
+        seen.append(m.snapshot()["events"])
+
+    replay(lines(), m)
+    assert seen == [0, 1, 2, 3, 4, 3]
+
+
+def test_undo_far_back_through_checkpoints_is_exact():
+    """Undo restores the nearest saved step and re-applies the rest: every step back must
+    equal the match replayed only up to there, across many checkpoints."""
+    log = ["players Olena Taras", "break A"] + [
+        "shot" if n % 20 else "shot foul=push\nchoose play" for n in range(1, 140)
+    ]
+    lines = "\n".join(log).splitlines()
+    m = replay(lines)
+    for keep in range(len(lines) - 1, -1, -1):
+        m.undo()
+        assert m.snapshot() == replay(lines[:keep]).snapshot(), keep

@@ -1,7 +1,10 @@
 """`scoreboard replay LOG [--json]`: replay a match log and print the final state."""
 
+import contextlib
 import json
 import sys
+from collections.abc import Iterator
+from typing import BinaryIO
 
 from scoreboard.cli import UsageError
 from scoreboard.display import DISPLAYS, LANGUAGES
@@ -29,32 +32,53 @@ def register(subparsers) -> None:
     parser.set_defaults(run=run)
 
 
-def read_lines(path: str) -> list[str]:
-    if path == "-":
-        return sys.stdin.read().splitlines()
+def read_lines(source: BinaryIO, path: str) -> Iterator[str]:
+    """The log's lines one at a time, each decoded on its own so an error names its line."""
     try:
-        with open(path, encoding="utf-8") as f:
-            return f.read().splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read {path}: {exc}") from None
+        for line_no, raw in enumerate(source, start=1):
+            try:
+                yield raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                reason = f"line {line_no} is not UTF-8 ({exc.reason})"
+                raise UsageError(f"cannot read {path}: {reason}") from None
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def open_log(path: str) -> contextlib.AbstractContextManager[BinaryIO]:
+    """The log as bytes: the file, or standard input for '-'."""
+    if path == "-":
+        return contextlib.nullcontext(sys.stdin.buffer)
+    try:
+        return open(path, "rb")  # noqa: SIM115 - closed by the caller's with
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
 def run(args) -> int:
-    lines = read_lines(args.log)
-    try:
-        match = replay(lines)
-    except LogError as exc:
-        raise UsageError(str(exc)) from None
+    with open_log(args.log) as source:
+        try:
+            match = replay(read_lines(source, args.log))
+        except LogError as exc:
+            raise UsageError(str(exc)) from None
     snapshot = match.snapshot()
     if args.png:
-        from scoreboard.display import render_png
-
-        render_png(snapshot, args.png, display=args.display, lang=args.lang)
+        write_png(snapshot, args)
     if args.json:
         print(json.dumps(snapshot, ensure_ascii=False))
     else:
         print(describe(snapshot))
     return 0
+
+
+def write_png(snapshot: dict, args) -> None:
+    from scoreboard.display import render_png
+
+    try:
+        render_png(snapshot, args.png, display=args.display, lang=args.lang)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise UsageError(f"cannot write the picture to {args.png}: {reason}") from None
 
 
 def describe(s: dict) -> str:
