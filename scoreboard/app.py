@@ -26,12 +26,12 @@ from scoreboard.loop import EventLoop
 from scoreboard.match import Match
 from scoreboard.matchlog import LogError, format_event, replay
 from scoreboard.panel import Outcome, Panel
+from scoreboard.pot_ledger import PotLedger
 from scoreboard.rules.errors import RuleError
 from scoreboard.summary import summarise
 
 LOGGER = logging.getLogger("scoreboard")
 HINT_SECONDS = 4.0
-POT_MARK = "# board pot "  # a comment in the journal: store:serial of a board pot it holds
 SILENT_AFTER_POTS = 24  # a pocket that never fired while others caught this many balls
 
 
@@ -45,10 +45,6 @@ def setup_lines(config: Config) -> list[str]:
         f"target {m.target}",
         f"option jumped-ball={config.rules.jumped_ball}",
     ]
-
-
-def pot_mark(store: int, serial: int) -> str:
-    return f"{POT_MARK}{store}:{serial}"
 
 
 def log_name(name: str) -> str:
@@ -88,15 +84,11 @@ class App:
         if self.journal.torn:
             self.warn(str(self.journal.torn))
         self.match = self._resume()
-        # The last board pot (store -> serial) each journal holds: a pot the board resends
-        # because our ack never reached it is recognised, not counted twice.
-        self.board_pots: dict[int, int] = {}
+        # Which board pots the journal holds (pot_ledger.py). A new match carries them
+        # over; a power cut between the archive and the new match's first record leaves
+        # them in the last archived journal only.
         archived = self.journal.list_archive()
-        # A new match carries the marks over; a power cut between the archive and the new
-        # match's first record leaves them in the last archived journal only.
-        self._note_board_pots(archived[-1].lines() if archived else [])
-        self._note_board_pots(self.journal.lines)
-        self.acknowledge = None  # the sensor board link's, once it is wired
+        self.ledger = PotLedger(archived[-1].lines() if archived else [], self.journal.lines)
         self.panel = self._new_panel()
         self.faults: dict[tuple, dict] = {}
         self.pocket_pots = [0] * 6
@@ -156,10 +148,8 @@ class App:
         if extra is not None:
             extra(event)
             return
-        if isinstance(event, Pot) and event.store is not None and event.serial is not None:
-            # The link hands a board's pots over in order from what the board had acked,
-            # so the first we see of a store sets where its serials stand.
-            self.board_pots.setdefault(event.store, event.serial - 1)
+        if self.ledger.is_board_pot(event) and not self.ledger.admit(event):
+            return  # held already (acked again), or an earlier one is not held yet
         match event:
             case BoardHello():
                 self.faults.pop(("board-lost",), None)
@@ -169,15 +159,6 @@ class App:
                 self.faults[("sensor-stuck", pocket)] = {"kind": "sensor-stuck", "pocket": pocket}
             case SensorCleared(pocket=pocket):
                 self.faults.pop(("sensor-stuck", pocket), None)
-            case Pot(serial=int(), store=int()) if event.serial <= self.board_pots.get(
-                event.store, -1
-            ):
-                self._acknowledge(event)  # already in the journal: the board resent it
-                return
-            case Pot(serial=int(), store=int()) if event.store in self.board_pots and (
-                event.serial > self.board_pots[event.store] + 1
-            ):
-                return  # an earlier pot is not in the journal yet: the board resends in order
             case Pot() | ButtonPress() | ButtonHold():
                 if isinstance(event, Pot):
                     self._count_pocket(event.pocket)
@@ -185,23 +166,15 @@ class App:
         self.show()
 
     def _play(self, outcome: Outcome, *, pot: Pot | None = None) -> None:
-        mark = []
-        if pot is not None and pot.serial is not None and pot.store is not None:
-            mark = [pot_mark(pot.store, pot.serial)]
+        mark = self.ledger.mark(pot)
         if outcome.new_match:
             self.new_match()
         elif not (outcome.items and self.commit(outcome, mark=mark)) and mark:
             self._write(mark)  # a pot that scored nothing is still one the board may forget
-        if mark and self.board_pots.get(pot.store, -1) < pot.serial:
+        if not self.ledger.settle(pot):
             return  # not durable: the board keeps it and resends
-        if mark:
-            self._acknowledge(pot)
         if outcome.hint:
             self._set_hint(outcome.hint)
-
-    def _acknowledge(self, pot: Pot) -> None:
-        if self.acknowledge is not None:
-            self.acknowledge(pot.serial, pot.store)
 
     def _write(self, lines: list[str]) -> bool:
         """Append one record; False (and logged) if the disk refused it."""
@@ -212,14 +185,8 @@ class App:
             self.warn(f"journal: could not write ({exc}); the step is not taken")
             return False
         self._frame_bytes += self.journal.bytes_written - before
-        self._note_board_pots(lines)
+        self.ledger.note(lines)
         return True
-
-    def _note_board_pots(self, lines: list[str]) -> None:
-        for line in lines:
-            if line.startswith(POT_MARK):
-                store, serial = map(int, line[len(POT_MARK) :].split(":"))
-                self.board_pots[store] = max(serial, self.board_pots.get(store, 0))
 
     def commit(self, outcome: Outcome, *, mark: list[str] = ()) -> bool:
         """Apply, make durable, then (the caller) show. A refused step is a hint, never a crash."""
@@ -250,11 +217,10 @@ class App:
     def new_match(self) -> None:
         """Archive this match (finished or not) and start a new one from the config."""
         meta = summarise(self.match, self.journal.lines)
-        marks = [pot_mark(store, serial) for store, serial in self.board_pots.items()]
         try:
             path = self.journal.archive(meta)
             self.log(f"match archived as {path}")
-            self.journal.append(setup_lines(self.config) + marks)
+            self.journal.append(setup_lines(self.config) + self.ledger.carry())
         except Exception as exc:
             # The journal is as the disk left it (the old match, or empty, which a restart
             # also starts anew): show exactly that.

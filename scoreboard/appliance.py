@@ -122,7 +122,7 @@ class Appliance:
                 read_timeout=0.25,
                 ack_when_durable=True,
             )
-            self.app.acknowledge = self.link.acknowledge
+            self.app.ledger.ack = self.link.acknowledge
         self.app.extra_handlers[InputEdge] = self._tick
 
     def _edge(self) -> None:

@@ -171,13 +171,13 @@ def test_a_board_pot_is_acked_only_once_durable_and_a_resent_one_counts_once(mak
         acked.append(serial)
 
     app = make_app()
-    app.acknowledge = acknowledge
+    app.ledger.ack = acknowledge
     feed(app, ButtonPress("A", 1.0), Pot(2, 2.0, "board", 41, 7))
     s = feed(app, Pot(2, 2.5, "board", 41, 7))  # the board did not hear our ack: resent
     assert s["score"] == {"A": 1, "B": 0} and acked == [41, 41]
     app.close()
     again = make_app()  # the host restarted before the ack reached the board
-    again.acknowledge = lambda serial, store: acked.append(serial)
+    again.ledger.ack = lambda serial, store: acked.append(serial)
     s = feed(again, Pot(2, 3.0, "board", 41, 7), Pot(3, 3.2, "board", 42, 7))
     assert s["score"] == {"A": 2, "B": 0} and acked[-2:] == [41, 42]
 
@@ -251,7 +251,7 @@ def test_a_failed_journal_write_loses_no_board_pot(make_app, tmp_path):
 
     app = make_app()
     acked = []
-    app.acknowledge = lambda serial, store: acked.append(serial)
+    app.ledger.ack = lambda serial, store: acked.append(serial)
     feed(app, ButtonPress("A", 1.0))
     real_append = app.journal.append
 

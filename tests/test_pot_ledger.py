@@ -1,0 +1,40 @@
+"""The pot ledger on its own: which board pots to take, which are resends, what is acked."""
+
+from scoreboard.inputs.events import Pot
+from scoreboard.pot_ledger import DUPLICATE, TAKE, WAIT, PotLedger, mark_line
+
+
+def board_pot(serial, store=7, pocket=1):
+    return Pot(pocket, 0.0, "board", serial, store)
+
+
+def test_marks_in_the_journal_and_the_last_archive_say_what_is_held():
+    ledger = PotLedger([mark_line(7, 4)], ["shot pots=1", mark_line(7, 6), mark_line(9, 2)])
+    assert ledger.held == {7: 6, 9: 2}
+    assert ledger.decide(board_pot(6)) == DUPLICATE
+    assert ledger.decide(board_pot(7)) == TAKE
+    assert ledger.decide(board_pot(8)) == WAIT
+
+
+def test_a_pot_is_acked_only_once_its_mark_is_durable():
+    acked = []
+    ledger = PotLedger()
+    ledger.ack = lambda serial, store: acked.append((store, serial))
+    pot = board_pot(1)
+    assert ledger.admit(pot)
+    assert ledger.mark(pot) == [mark_line(7, 1)]
+    assert not ledger.settle(pot) and acked == []  # the write failed: not held
+    ledger.note(ledger.mark(pot))
+    assert ledger.settle(pot) and acked == [(7, 1)]
+    assert not ledger.admit(pot) and acked == [(7, 1), (7, 1)]  # a resend: acked again
+
+
+def test_gpio_pots_and_other_inputs_are_not_the_ledgers():
+    ledger = PotLedger()
+    assert ledger.mark(Pot(3, 1.0)) == [] and ledger.settle(Pot(3, 1.0)) and ledger.settle(None)
+    assert not PotLedger.is_board_pot(Pot(3, 1.0))
+
+
+def test_a_new_match_carries_every_store():
+    ledger = PotLedger([mark_line(7, 3), mark_line(8, 11)])
+    assert PotLedger(ledger.carry()).held == ledger.held
