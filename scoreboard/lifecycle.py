@@ -4,7 +4,7 @@ lag → break → play ⇄ foul / break-foul → frame-over → break … → ma
 ``python -m scoreboard.lifecycle`` prints the machine's diagram (Mermaid) from this code.
 """
 
-from transitions import Machine, MachineError
+from transitions import Machine
 
 from scoreboard.rules import frames, penalty, setup, shots
 from scoreboard.rules.errors import RuleError
@@ -115,6 +115,15 @@ class Lifecycle:
             }
             for phase in PHASES
         }
+        # Where each outcome leads from each phase, read off the machine: an outcome that
+        # keeps the phase (a miss or a pot in play, a lapse, a setting) needs no transition
+        # to fire, so replay pays for `transitions` only when the phase changes.
+        self._dest = {
+            (source, trigger): transition.dest or source
+            for trigger, event in self.machine.events.items()
+            for source, transitions in event.transitions.items()
+            for transition in transitions
+        }
 
     @property
     def phase(self) -> str:
@@ -131,10 +140,11 @@ class Lifecycle:
         if kind not in self._takes[phase]:
             raise RuleError(REFUSALS.get((kind, phase), f"not allowed in phase {phase}"))
         rules, outcome = self._judge(event, phase)
-        try:
+        dest = self._dest.get((phase, outcome))
+        if dest is None:
+            raise RuleError(f"{kind} cannot end in {outcome} in phase {phase}")
+        if dest != phase:
             self.machine.events[outcome].trigger(self)
-        except MachineError:
-            raise RuleError(f"{kind} cannot end in {outcome} in phase {phase}") from None
         self.rules = rules
 
     def _judge(self, event: Event, phase: str) -> tuple[MatchState, str]:

@@ -58,9 +58,15 @@ class Match:
         The panel amends the open shot this way (``undo`` + the shot with one more
         ball), and the journal writes the same items as one record.
         """
+        # Only what the undos can pop is saved: a step costs the same at event 2,000 as at
+        # event 2 (the history before them is never touched).
+        keep = len(self._events) - sum(1 for item in items if item == UNDO)
+        kept = len(self._checkpoints)
+        while kept and self._checkpoints[kept - 1][0] > keep:
+            kept -= 1
         saved = (
-            list(self._events),
-            list(self._checkpoints),
+            self._events[keep:],
+            self._checkpoints[kept:],
             self.lifecycle.phase,
             self.lifecycle.rules,
         )
@@ -68,7 +74,10 @@ class Match:
             for item in items:
                 self.step(item)
         except RuleError:
-            self._events, self._checkpoints, phase, rules = saved
+            events, checkpoints, phase, rules = saved
+            del self._events[keep:], self._checkpoints[kept:]
+            self._events += events
+            self._checkpoints += checkpoints
             self.lifecycle.restore(phase, rules)
             raise
 

@@ -24,9 +24,8 @@ BALLS = 16  # FP-2: 15 white and one coloured
 DEFAULT_TARGET = 8  # FP-1
 
 
-@dataclass(frozen=True, slots=True)
-class Stats:
-    """One player's figures over the whole match."""
+class Stats(NamedTuple):
+    """One player's figures over the whole match (a named tuple: one is made every shot)."""
 
     shots: int = 0
     pots: int = 0
@@ -41,12 +40,12 @@ class Stats:
             counts = dict(self.fouls)
             for kind in fouls:
                 counts[kind] = counts.get(kind, 0) + 1
-            return replace(self, shots=shots, fouls=tuple(sorted(counts.items())), run=0)
+            return self._replace(shots=shots, fouls=tuple(sorted(counts.items())), run=0)
         if pots:
             run = self.run + pots
             best = max(self.best_run, run)
-            return replace(self, shots=shots, pots=self.pots + pots, run=run, best_run=best)
-        return replace(self, shots=shots, run=0)
+            return self._replace(shots=shots, pots=self.pots + pots, run=run, best_run=best)
+        return self._replace(shots=shots, run=0)
 
 
 @dataclass(frozen=True, slots=True)
