@@ -74,8 +74,8 @@ def test_both_oled_and_led_at_once_redraw_only_on_change():
     snap["score"]["A"] += 1
     snap["balls_on_table"] -= 1
     again = [s.show(snap) for s in screens]
-    # SSD1306 sends its whole frame; MAX7219 all its rows; SSD1322 only what changed.
-    assert again[0] == 1030 and again[1] == 64 and again[2] == 16
+    # SSD1306 and SSD1322 send only what changed; MAX7219 all its rows, 7-segment all digits.
+    assert 0 < again[0] <= 128 and again[1] == 64 and again[2] == 16
     assert 0 < again[3] < first[3]
 
 

@@ -23,6 +23,7 @@ from luma.core import cmdline
 from luma.core.device import dummy
 from luma.core.interface.serial import noop
 
+from scoreboard.display import oled
 from scoreboard.display.render import PANELS, Panel
 
 EMULATORS = {
@@ -31,6 +32,8 @@ EMULATORS = {
     "emulator-capture": "capture",
     "emulator-gif": "gifanim",
 }
+# OLEDs luma would send whole on every update: ours send only what changed (oled.py).
+CHANGED_ONLY = {"ssd1306": oled.ssd1306, "sh1106": oled.sh1106}
 DRIVERS = ("ssd1306", "sh1106", "ssd1322", "max7219", "max7219-7seg", "dummy", *EMULATORS)
 KEYS = {
     "driver",
@@ -136,7 +139,13 @@ def create(spec: dict):
             p,
         )
     args = _luma_args(spec, p)
-    device = cmdline.create_device(args)
+    if driver in CHANGED_ONLY:
+        # What luma's create_device does for an OLED, with our class: the same options,
+        # the bus made by luma's own make_interface.
+        serial = getattr(cmdline.make_interface(args), args.interface)()
+        device = CHANGED_ONLY[driver](serial, **vars(args))
+    else:
+        device = cmdline.create_device(args)
     if device is None:
         raise DisplayError(f"luma has no device {args.display!r} (is luma.emulator installed?)")
     if "contrast" in spec and hasattr(device, "contrast"):
