@@ -150,13 +150,13 @@ class Lifecycle:
     def _judge(self, event: Event, phase: str) -> tuple[MatchState, str]:
         """The pure rules: the next rules state and what the event came to."""
         rules = self.rules
-        match event:
+        match event:  # shots first: nearly every event of a match is one
+            case Shot():
+                return shots.play_shot(rules, event, opening=phase == "break")
             case Players() | Race() | Target() | Option():
                 return setup.configure(rules, event), "configure"
             case Break(side):
                 return frames.choose_breaker(rules, side), "name_breaker"
-            case Shot():
-                return shots.play_shot(rules, event, opening=phase == "break")
             case Choose(choice):
                 return penalty.decide(rules, choice)
             case Lapse():

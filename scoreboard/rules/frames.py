@@ -25,11 +25,11 @@ def settle_frame(state: MatchState, outcome: str) -> tuple[MatchState, str]:
     Returns the state and ``"match_won"``, ``"frame_won"``, or ``outcome`` when
     the frame goes on. Points past the target stay as they are (D-2: never clipped).
     """
-    reached = [side for side in ("A", "B") if state.score[side] >= state.target]
-    if not reached:
+    score, target = state.score, state.target
+    if target > score.A and target > score.B:
         return state, outcome
     # Only one player scores on a shot (the shooter by pots, the opponent by a penalty).
-    winner: Side = reached[0]
+    winner: Side = "A" if target <= score.A else "B"
     frames = state.frames.set(winner, state.frames[winner] + 1)
     state = replace(
         state,

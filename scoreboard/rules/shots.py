@@ -1,6 +1,6 @@
 """A shot: is it legal, what counts, and who shoots next (FP-5, FP-6, GR-7, GR-13.1, GR-22)."""
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from scoreboard.rules.errors import RuleError
 from scoreboard.rules.events import JumpedBall, Shot
@@ -12,8 +12,7 @@ from scoreboard.rules.spotting import spots_needed
 from scoreboard.rules.state import MatchState, replace
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
+class Verdict(NamedTuple):
     shooter: Side
     fouls: tuple[FoulKind, ...]  # empty for a legal shot
 
@@ -101,4 +100,4 @@ def play_shot(state: MatchState, shot: Shot, *, opening: bool) -> tuple[MatchSta
         )
         return settle_frame(state, "pot")
     # FP-5.3, GR-7.2: a legal shot that pockets nothing passes the turn.
-    return replace(state, striker=other(shooter), **common), "miss"
+    return state._replace(striker=other(shooter), **common), "miss"

@@ -1,7 +1,6 @@
 """The two players, A and B, and a pair of values kept per player."""
 
-from dataclasses import dataclass
-from typing import Generic, Literal, TypeVar
+from typing import Generic, Literal, NamedTuple, TypeVar
 
 Side = Literal["A", "B"]
 SIDES: tuple[Side, Side] = ("A", "B")
@@ -22,9 +21,9 @@ def parse_side(text: str) -> Side:
     return side  # type: ignore[return-value]
 
 
-@dataclass(frozen=True, slots=True)
-class Pair(Generic[T]):
-    """One value for player A and one for player B; immutable."""
+class Pair(NamedTuple, Generic[T]):
+    """One value for player A and one for player B; immutable (a named tuple: a score
+    changes on every pot, and a tuple is the cheapest record to make)."""
 
     A: T
     B: T
