@@ -12,19 +12,23 @@ class UsageError(Exception):
     """A command was given input it cannot use; the message says why (exit status 2)."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser for every command, or for ``only`` (the one being run: a command's module
+    is imported only when it runs, so `scoreboard replay` starts without the displays)."""
     parser = argparse.ArgumentParser(
         prog="scoreboard", description="Free Pyramid scoreboard appliance."
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
-        importlib.import_module(f"{commands.__name__}.{info.name}").register(subparsers)
+    names = sorted(info.name for info in pkgutil.iter_modules(commands.__path__))
+    for name in [only] if only in names else names:
+        importlib.import_module(f"{commands.__name__}.{name}").register(subparsers)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    args = build_parser(argv[0] if argv else None).parse_args(argv)
     try:
         return args.run(args) or 0
     except UsageError as exc:
