@@ -6,8 +6,11 @@ message names the file, the line where it can be found, the key and the reason. 
 its default is documented in ``config.example.toml`` next to this module.
 """
 
+import os
 import re
+import stat
 import tomllib
+import unicodedata
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
@@ -172,12 +175,28 @@ def default() -> Config:
 def load(path: str | Path = DEFAULT_PATH) -> Config:
     """Read and check the config file at ``path``."""
     try:
-        text = Path(path).read_bytes().decode("utf-8")
+        kind = os.stat(path).st_mode
+        if not stat.S_ISREG(kind):  # a FIFO would block the reader until someone writes
+            what = _FILE_KINDS.get(stat.S_IFMT(kind), "not a regular file")
+            raise ConfigError(f"{what}, not a config file", path=path)
+        text = Path(path).read_bytes().decode("utf-8-sig")  # a BOM some editors write is fine
     except OSError as exc:
         raise ConfigError(f"cannot read the config: {exc.strerror}", path=path) from None
     except UnicodeDecodeError as exc:
         raise ConfigError(f"not UTF-8 text ({exc.reason})", path=path) from None
+    if not text.strip():
+        reason = "the file is empty (to run on the defaults, copy config.example.toml there)"
+        raise ConfigError(reason, path=path)
     return loads(text, path=path)
+
+
+_FILE_KINDS = {
+    stat.S_IFIFO: "a FIFO (named pipe)",
+    stat.S_IFDIR: "a directory",
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFSOCK: "a socket",
+}
 
 
 def loads(text: str, *, path: str | Path = "<config>") -> Config:
@@ -189,6 +208,8 @@ def loads(text: str, *, path: str | Path = "<config>") -> Config:
         raise ConfigError(
             f"not valid TOML: {exc}", path=path, line=int(line.group(1)) if line else None
         ) from None
+    except RecursionError:  # tomllib parses nested arrays and tables by recursion
+        raise ConfigError("not valid TOML: arrays or tables nested too deeply", path=path) from None
     return _Reader(text, path).config(data)
 
 
@@ -269,7 +290,8 @@ class _Reader:
             low, high = meta["length"]
             if not low <= len(value) <= high:
                 self.fail(f"must be {low} to {high} characters long", table, key, index)
-            if any(ord(c) < 0x20 for c in value):
+            # DEL and the C1 codes too: the journal refuses them, and a terminal obeys them.
+            if any(unicodedata.category(c) == "Cc" for c in value):
                 self.fail("must not hold control characters", table, key, index)
         if meta.get("name") and (not value.strip() or "#" in value or "=" in value):
             # The match log starts a comment at '#'; '=' would read as a shot's field.
