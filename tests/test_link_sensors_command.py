@@ -85,3 +85,24 @@ def test_command_line_with_simulated_board(capsys):
 def test_bad_option_is_a_usage_error(capsys):
     assert main(["sensors", "--simulate", "--every", "0"]) == 2
     assert "--every" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_the_boards_text_is_printed_escaped_never_raw(as_json):
+    """A board (or a stray device on the port) that sends escape sequences must not
+    clear or retitle the installer's terminal."""
+    clock, lines = Clock(), []
+    version = "v1\x1b[2J\x1b]0;owned\x07\r\n\x9b31m\x7f"
+    board, path = SimulatedBoard.open_pty(clock, seed=3, version=version)
+    monitor = Monitor(port=path, as_json=as_json, write=lines.append, clock=clock, read_timeout=0)
+    try:
+        watch(monitor, board, clock, 0.3)
+    finally:
+        monitor.link.close()
+        board.close()
+    hello = [line for line in lines if "hello" in line]
+    assert hello and all(line.isprintable() for line in lines), lines
+    if as_json:
+        assert json.loads(hello[0])["version"] == version
+    else:
+        assert "v1\\x1b[2J\\x1b]0;owned\\x07\\r\\n\\x9b31m\\x7f" in hello[0]

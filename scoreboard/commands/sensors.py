@@ -145,5 +145,13 @@ class Monitor:
     def _say(self, text, kind, **fields):
         if self.as_json:
             self.write(json.dumps({"event": kind, **fields}, sort_keys=True))
-        else:
-            self.write(time.strftime("%H:%M:%S ") + text)
+        else:  # JSON escapes on its own; a terminal would obey what the board sends raw
+            self.write(time.strftime("%H:%M:%S ") + printable(text))
+
+
+def printable(text: str) -> str:
+    """Text from the board (or a port name) as a terminal can show it: anything that is not
+    printable, such as an escape sequence, is written as its Python escape."""
+    return "".join(
+        c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text
+    )
