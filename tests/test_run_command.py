@@ -2,6 +2,7 @@
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 
@@ -19,10 +20,12 @@ log_level = "{level}"
 """
 
 
-def start(tmp_path, level="info", text=CONFIG):
+def start(tmp_path, level="info", text=CONFIG, notify=None):
     path = tmp_path / "scoreboard.toml"
     path.write_text(text.format(state=tmp_path / "state", level=level))
     env = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock"}  # gpiozero's own mock pins
+    if notify:
+        env["NOTIFY_SOCKET"] = notify
     return subprocess.Popen(
         [sys.executable, "-m", "scoreboard", "run", "--config", str(path)],
         stderr=subprocess.PIPE,
@@ -41,14 +44,24 @@ def test_run_starts_logs_to_stderr_and_stops_cleanly_on_sigterm(tmp_path):
 
 
 def test_run_with_log_level_warning_says_nothing_when_all_is_well(tmp_path):
-    proc = start(tmp_path, level="warning")
-    proc.send_signal(signal.SIGTERM)  # whenever it is; the handler or the default ends it
-    proc.wait(timeout=10)
+    # Wait for READY=1 (sent after the first frame, so after the start-up INFO line would
+    # have been written): a log_level that did nothing would show that line here.
+    sock_path = str(tmp_path / "notify")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+        sock.bind(sock_path)
+        sock.settimeout(30)
+        proc = start(tmp_path, level="warning", notify=sock_path)
+        while b"READY=1" not in sock.recv(4096):
+            pass
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=10) == 0
     assert proc.stderr.read() == ""
 
 
-def test_run_with_a_broken_config_says_where_and_exits_2(tmp_path):
-    proc = start(tmp_path, text=CONFIG + "\n[match]\nrace = 0\n")
+def test_run_with_a_value_out_of_range_names_the_key_and_line_and_exits_2(tmp_path):
+    proc = start(tmp_path, text=CONFIG.replace('player_b = "Тарас"', 'player_b = "Тарас"\nrace = 0'))
     assert proc.wait(timeout=10) == 2
     err = proc.stderr.read()
-    assert "scoreboard run:" in err and "Traceback" not in err
+    assert "match.race: must be 1 to 99, got 0" in err and ":5:" in err
+    assert "Traceback" not in err
+    assert not (tmp_path / "state" / "journal.log").exists()  # nothing started
