@@ -48,8 +48,11 @@ def drive(match: Match, items) -> list:
 
 def check_invariants(match: Match) -> None:
     s = match.snapshot()
-    assert s["balls_on_table"] == 16 - s["score"]["A"] - s["score"]["B"]
-    assert 1 <= s["balls_on_table"] <= 16
+    assert 1 <= s["balls_on_table"] <= 16  # FP-6/FP-7: every point is a ball off the table
+    finished = s["frame"] - (0 if s["phase"] in ("frame-over", "match-over") else 1)
+    assert sum(s["frames"].values()) == finished == len(s["frame_scores"])  # FP-1, D-5
+    for a, b in s["frame_scores"]:  # FP-1, D-2: a frame ends when one player reaches the target
+        assert max(a, b) >= s["target"] > min(a, b)
     if s["phase"] not in ("frame-over", "match-over"):
         assert max(s["score"].values()) < s["target"]  # nobody past the target mid-frame
     assert (s["striker"] is not None) == (s["phase"] in ("break", "play"))
