@@ -5,20 +5,13 @@ from gpiozero.pins.mock import MockFactory
 
 from scoreboard.inputs.buttons import DEFAULT_PINS, Buttons
 from scoreboard.inputs.events import ButtonHold, ButtonPress
-
-
-class Clock:
-    def __init__(self):
-        self.t = 10.0
-
-    def __call__(self):
-        return self.t
+from scoreboard.loop import ManualClock
 
 
 @pytest.fixture
 def panel():
     factory = MockFactory()
-    clock = Clock()
+    clock = ManualClock(10.0)
     events = []
     buttons = Buttons(events.append, clock=clock, pin_factory=factory)
     yield factory, clock, events, buttons
@@ -27,11 +20,11 @@ def panel():
 
 
 def press(factory, clock, pin, seconds):
-    clock.t += 0.1
+    clock.now += 0.1
     factory.pin(pin).drive_low()  # buttons close to ground
-    clock.t += seconds
+    clock.now += seconds
     factory.pin(pin).drive_high()
-    clock.t += 0.05
+    clock.now += 0.05
 
 
 def test_short_press_of_each_button_is_one_press(panel):
@@ -46,11 +39,11 @@ def test_hold_of_player_button_reported_while_still_held(panel):
     factory, clock, events, buttons = panel
     factory.pin(DEFAULT_PINS["B"]).drive_low()
     for _ in range(12):
-        clock.t += 0.1
+        clock.now += 0.1
         buttons.tick()
     assert events == [ButtonHold("B", pytest.approx(11.0))]
     factory.pin(DEFAULT_PINS["B"]).drive_high()
-    clock.t += 0.1
+    clock.now += 0.1
     buttons.tick()
     assert len(events) == 1
 
@@ -68,17 +61,17 @@ def test_two_buttons_at_once_give_one_event_each(panel):
     factory, clock, events, buttons = panel
     factory.pin(DEFAULT_PINS["A"]).drive_low()
     factory.pin(DEFAULT_PINS["B"]).drive_low()
-    clock.t += 0.3
+    clock.now += 0.3
     factory.pin(DEFAULT_PINS["B"]).drive_high()
     factory.pin(DEFAULT_PINS["A"]).drive_high()
-    clock.t += 0.1
+    clock.now += 0.1
     buttons.tick()
     assert sorted(e.button for e in events) == ["A", "B"]
     assert all(isinstance(e, ButtonPress) for e in events)
 
 
 def test_pins_and_hold_times_are_configurable():
-    factory, clock, events = MockFactory(), Clock(), []
+    factory, clock, events = MockFactory(), ManualClock(10.0), []
     buttons = Buttons(
         events.append,
         pins={"A": 20, "B": 21, "foul": 12, "undo": 4},

@@ -5,19 +5,12 @@ from gpiozero.pins.mock import MockFactory
 
 from scoreboard.inputs.events import Pot, SensorCleared, SensorStuck
 from scoreboard.inputs.gpio_pockets import DEFAULT_PINS, GpioPockets
-
-
-class Clock:
-    def __init__(self):
-        self.t = 50.0
-
-    def __call__(self):
-        return self.t
+from scoreboard.loop import ManualClock
 
 
 @pytest.fixture
 def table():
-    factory, clock, events = MockFactory(), Clock(), []
+    factory, clock, events = MockFactory(), ManualClock(50.0), []
     pockets = GpioPockets(events.append, clock=clock, pin_factory=factory)
     yield factory, clock, events, pockets
     pockets.close()
@@ -26,7 +19,7 @@ def table():
 
 def advance(clock, pockets, seconds, step=0.01):
     for _ in range(round(seconds / step)):
-        clock.t += step
+        clock.now += step
         pockets.tick()
 
 
@@ -34,7 +27,7 @@ def test_a_ball_in_each_pocket_is_one_pot_each(table):
     factory, clock, events, pockets = table
     for pin in DEFAULT_PINS:
         factory.pin(pin).drive_low()  # beam blocked
-        clock.t += 0.04
+        clock.now += 0.04
         factory.pin(pin).drive_high()
         advance(clock, pockets, 0.1)
     assert [e.pocket for e in events] == [1, 2, 3, 4, 5, 6]
@@ -44,9 +37,9 @@ def test_a_ball_in_each_pocket_is_one_pot_each(table):
 def test_chatter_on_the_line_is_one_ball(table):
     factory, clock, events, pockets = table
     pin = factory.pin(DEFAULT_PINS[2])
-    start = clock.t
+    start = clock.now
     for dt, blocked in [(0, 1), (0.001, 0), (0.0015, 1), (0.003, 0), (0.0032, 1), (0.05, 0)]:
-        clock.t = start + dt
+        clock.now = start + dt
         (pin.drive_low if blocked else pin.drive_high)()
     advance(clock, pockets, 0.1)
     assert events == [Pot(3, pytest.approx(start))]
@@ -64,7 +57,7 @@ def test_stuck_beam_is_one_fault_and_clears(table):
 
 
 def test_active_high_sensor_option():
-    factory, clock, events = MockFactory(), Clock(), []
+    factory, clock, events = MockFactory(), ManualClock(50.0), []
     pockets = GpioPockets(
         events.append,
         pins=(4, 12, 20, 21, 16, 26),
@@ -74,7 +67,7 @@ def test_active_high_sensor_option():
     )
     try:
         factory.pin(4).drive_high()
-        clock.t += 0.03
+        clock.now += 0.03
         factory.pin(4).drive_low()
         advance(clock, pockets, 0.05)
         assert [e.pocket for e in events] == [1]

@@ -9,26 +9,19 @@ import pytest
 from scoreboard.cli import main
 from scoreboard.commands.sensors import Monitor
 from scoreboard.inputs.simulated_board import SimulatedBoard
-
-
-class Clock:
-    def __init__(self):
-        self.t = 500.0
-
-    def __call__(self):
-        return self.t
+from scoreboard.loop import ManualClock
 
 
 def watch(monitor, board, clock, seconds, step=0.01):
     for _ in range(round(seconds / step)):
-        clock.t += step
+        clock.now += step
         board.step()
         monitor.step()
 
 
 @pytest.fixture
 def setup():
-    clock, lines = Clock(), []
+    clock, lines = ManualClock(500.0), []
     board, path = SimulatedBoard.open_pty(clock, seed=3)
     monitor = Monitor(port=path, as_json=True, write=lines.append, clock=clock, read_timeout=0)
     yield monitor, board, clock, lines

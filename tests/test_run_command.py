@@ -59,7 +59,9 @@ def test_run_with_log_level_warning_says_nothing_when_all_is_well(tmp_path):
 
 
 def test_run_with_a_value_out_of_range_names_the_key_and_line_and_exits_2(tmp_path):
-    proc = start(tmp_path, text=CONFIG.replace('player_b = "Тарас"', 'player_b = "Тарас"\nrace = 0'))
+    proc = start(
+        tmp_path, text=CONFIG.replace('player_b = "Тарас"', 'player_b = "Тарас"\nrace = 0')
+    )
     assert proc.wait(timeout=10) == 2
     err = proc.stderr.read()
     assert "match.race: must be 1 to 99, got 0" in err and ":5:" in err
