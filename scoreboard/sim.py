@@ -17,10 +17,10 @@ from dataclasses import replace
 from gpiozero.pins.mock import MockFactory
 
 from scoreboard.appliance import Appliance, panel_buttons
-from scoreboard.commands.replay import describe
 from scoreboard.config import Config
 from scoreboard.display import create_displays
 from scoreboard.inputs.simulated_board import SimulatedBoard
+from scoreboard.summary import describe
 
 LEGEND = "a/b press  A/B hold  f FOUL  F hold FOUL  u UNDO  U hold UNDO  1-6 pocket  q quit"
 PRESS_SECONDS = 0.12

@@ -1,4 +1,5 @@
-"""What a finished (or abandoned) match comes to, for the archive and `scoreboard history`."""
+"""What a match comes to: a few lines a person reads (replay, status, sim), and the record of a
+finished (or abandoned) match for the archive and `scoreboard history`."""
 
 from datetime import UTC, datetime
 
@@ -25,3 +26,27 @@ def summarise(match: Match, lines: list[str], *, ended: datetime | None = None) 
         "started": started,
         "ended": (ended or datetime.now(UTC)).strftime("%Y-%m-%dT%H:%M:%SZ"),
     }
+
+
+def describe(s: dict) -> str:
+    """A few lines a person reads: phase, score, frames, who is to act."""
+    names = s["players"]
+    lines = [
+        f"{names['A']} {s['score']['A']} : {s['score']['B']} {names['B']}"
+        f"   frames {s['frames']['A']} ({s['race']}) {s['frames']['B']}",
+        f"frame {s['frame']}, phase {s['phase']}, {s['balls_on_table']} balls on the table",
+    ]
+    if s["winner"]:
+        lines.append(f"match won by {names[s['winner']]}")
+    elif s["striker"]:
+        lines.append(f"at the table: {names[s['striker']]}")
+    elif s["decider"]:
+        foul = s["foul"]
+        lines.append(
+            f"foul by {names[foul['offender']]} ({', '.join(foul['kinds'])}): "
+            f"{names[s['decider']]} takes a ball, spots {foul['to_spot']}, "
+            f"chooses {' | '.join(s['choices'])}"
+        )
+    elif s["frame_winner"]:
+        lines.append(f"frame won by {names[s['frame_winner']]}")
+    return "\n".join(lines)

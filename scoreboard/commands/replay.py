@@ -9,6 +9,7 @@ from typing import BinaryIO
 from scoreboard.cli import UsageError
 from scoreboard.display import DISPLAYS, LANGUAGES
 from scoreboard.matchlog import LogError, replay
+from scoreboard.summary import describe
 
 
 def register(subparsers) -> None:
@@ -79,27 +80,3 @@ def write_png(snapshot: dict, args) -> None:
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise UsageError(f"cannot write the picture to {args.png}: {reason}") from None
-
-
-def describe(s: dict) -> str:
-    """A few lines a person reads: phase, score, frames, who is to act."""
-    names = s["players"]
-    lines = [
-        f"{names['A']} {s['score']['A']} : {s['score']['B']} {names['B']}"
-        f"   frames {s['frames']['A']} ({s['race']}) {s['frames']['B']}",
-        f"frame {s['frame']}, phase {s['phase']}, {s['balls_on_table']} balls on the table",
-    ]
-    if s["winner"]:
-        lines.append(f"match won by {names[s['winner']]}")
-    elif s["striker"]:
-        lines.append(f"at the table: {names[s['striker']]}")
-    elif s["decider"]:
-        foul = s["foul"]
-        lines.append(
-            f"foul by {names[foul['offender']]} ({', '.join(foul['kinds'])}): "
-            f"{names[s['decider']]} takes a ball, spots {foul['to_spot']}, "
-            f"chooses {' | '.join(s['choices'])}"
-        )
-    elif s["frame_winner"]:
-        lines.append(f"frame won by {names[s['frame_winner']]}")
-    return "\n".join(lines)

@@ -3,9 +3,9 @@
 import json
 
 from scoreboard.cli import UsageError
-from scoreboard.commands.replay import describe
 from scoreboard.journal import read_journal
 from scoreboard.matchlog import LogError, replay
+from scoreboard.summary import describe
 
 DEFAULT_STATE_DIR = "/var/lib/scoreboard"
 
