@@ -6,21 +6,14 @@ way the same App, loop, panel and journal run.
 """
 
 import time
-from dataclasses import dataclass
 
 from scoreboard.app import App
 from scoreboard.config import Config
 from scoreboard.display import create_displays
 from scoreboard.inputs.buttons import Buttons
+from scoreboard.inputs.gpio_lines import LineEdge
 from scoreboard.inputs.gpio_pockets import GpioPockets
 from scoreboard.inputs.sensorboard import SensorBoardLink
-
-
-@dataclass(frozen=True)
-class InputEdge:
-    """An input line moved: the loop ticks the debouncers, then again whenever they are due."""
-
-    t: float
 
 
 def screen_specs(config: Config) -> list[dict]:
@@ -96,7 +89,6 @@ class Appliance:
             bounce_time=timings.button_debounce,
             clock=clock,
             pin_factory=pin_factory,
-            on_edge=self._edge,
         )
         self.pockets = None
         self.link = None
@@ -108,7 +100,6 @@ class Appliance:
                 stuck_ms=timings.beam_stuck * 1000,
                 clock=clock,
                 pin_factory=pin_factory,
-                on_edge=self._edge,
             )
         elif sensors.source == "board":
             self.link = SensorBoardLink(
@@ -123,18 +114,21 @@ class Appliance:
                 ack_when_durable=True,
             )
             self.app.ledger.ack = self.link.acknowledge
-        self.app.extra_handlers[InputEdge] = self._tick
+        self.app.extra_handlers[LineEdge] = self._take
 
-    def _edge(self) -> None:
-        """From an input thread: wake the loop so it ticks the debouncers (no polling when idle)."""
-        self.loop.put(InputEdge(self.loop.clock()))
+    def _take(self, edge: LineEdge) -> None:
+        """On the loop: what an input edge means, then a tick whenever the counters are due."""
+        for event in edge.lines.take(edge):
+            self.app.handle(event)
+        self._tick()
 
-    def _tick(self, event=None) -> None:
-        """Let the debouncers decide what time has decided, then sleep until they next can."""
+    def _tick(self) -> None:
+        """Let the counters decide what time has decided, then sleep until they next can."""
         now = self.loop.clock()
         inputs = [self.buttons] + ([self.pockets] if self.pockets is not None else [])
         for lines in inputs:
-            lines.tick(now)
+            for event in lines.tick(now):
+                self.app.handle(event)
         if self._ticking is not None:
             self._ticking.cancel()
             self._ticking = None

@@ -84,7 +84,7 @@ def test_bad_option_is_a_usage_error(capsys):
 def test_the_boards_text_is_printed_escaped_never_raw(as_json):
     """A board (or a stray device on the port) that sends escape sequences must not
     clear or retitle the installer's terminal."""
-    clock, lines = Clock(), []
+    clock, lines = ManualClock(500.0), []
     version = "v1\x1b[2J\x1b]0;owned\x07\r\n\x9b31m\x7f"
     board, path = SimulatedBoard.open_pty(clock, seed=3, version=version)
     monitor = Monitor(port=path, as_json=as_json, write=lines.append, clock=clock, read_timeout=0)

@@ -1,8 +1,8 @@
 """The button panel on GPIO: gpiozero inputs feeding the debouncer, events to `put()`.
 
-Buttons close to ground with the Pi's pull-ups on, so pressed reads low. The loop's
-owner calls `tick()` at `due()` (see gpio_lines), so a hold is reported while the
-button is still down and a press once its release has settled.
+Buttons close to ground with the Pi's pull-ups on, so pressed reads low. The loop
+calls `tick()` at `due()` (see gpio_lines), so a hold is reported while the button is
+still down and a press once its release has settled.
 """
 
 import time
@@ -28,9 +28,8 @@ class Buttons(GpioLines):
         bounce_time=0.02,
         clock=time.monotonic,
         pin_factory=None,
-        on_edge=None,
     ):
-        super().__init__(put, clock=clock, pin_factory=pin_factory, on_edge=on_edge)
+        super().__init__(put, clock=clock, pin_factory=pin_factory)
         self.pins = dict(DEFAULT_PINS if pins is None else pins)
         holds = dict(DEFAULT_HOLD_TIMES)
         holds.update(hold_times or {})
@@ -40,11 +39,10 @@ class Buttons(GpioLines):
             self._watch(pin, pull_up=True, read=debouncer.edge)
             self._debouncers[button] = debouncer
 
-    def tick(self, now=None):
-        """Report holds that are due and presses whose release has settled."""
-        self._tick_all(lambda t: [e for d in self._debouncers.values() for e in d.tick(t)], now)
+    def tick(self, now):
+        """Holds that are due and presses whose release has settled, as events."""
+        return [event for d in self._debouncers.values() for event in d.tick(now)]
 
     def due(self):
         """When `tick()` could next report something (seconds), or None."""
-        with self._lock:
-            return _earliest(d.due() for d in self._debouncers.values())
+        return _earliest(d.due() for d in self._debouncers.values())

@@ -1,25 +1,36 @@
-"""What buttons and GPIO beam sensors share: input lines on gpiozero, each edge timestamped,
-read by a pure counter under a lock, and what comes out handed to `put()`.
+"""What buttons and GPIO beam sensors share: input lines on gpiozero whose edges go, timestamped,
+straight onto the loop's queue, and a pure counter that reads them on the loop's thread.
 
-gpiozero calls back on its own thread, so the callbacks do no more than that. Time alone
-also decides (a hold, a ball that has left the beam): `on_edge` tells the owner, after
-every edge, that an input moved, and the owner calls `tick()` at `due()`, the moment a
-tick could next decide something, until it is None: no polling.
+One path from the edge to the match: gpiozero calls back on its own thread, and the callback
+only stamps the edge and `put()`s it (a `LineEdge`). The loop hands it back to `take()`,
+which runs the pure counter (a debouncer, a pocket counter) and returns what the edge means.
+Time alone also decides (a hold, a beam that has stayed blocked): the loop calls `tick(now)`
+at `due()`, the moment a tick could next decide something, until it is None: no polling,
+no lock (the counters are only ever touched on the loop's thread).
 """
 
-import threading
+from dataclasses import dataclass
 
 from gpiozero import DigitalInputDevice
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class LineEdge:
+    """An input line changed to `active` at `t` (the loop's clock, read at the edge)."""
+
+    lines: "GpioLines"
+    index: int
+    active: bool
+    t: float
+
+
 class GpioLines:
-    def __init__(self, put, *, clock, pin_factory=None, on_edge=None):
+    def __init__(self, put, *, clock, pin_factory=None):
         self.put = put
         self.clock = clock
-        self.on_edge = on_edge
         self._pin_factory = pin_factory
-        self._lock = threading.Lock()
         self._devices = []
+        self._readers = []
 
     def _watch(self, pin, *, pull_up, read):
         """Watch `pin`; `read(active, now)` returns the events an edge gives."""
@@ -28,25 +39,15 @@ class GpioLines:
         device = DigitalInputDevice(
             pin, pull_up=pull_up, bounce_time=None, pin_factory=self._pin_factory
         )
-        device.when_activated = self._edge(read, True)
-        device.when_deactivated = self._edge(read, False)
+        index = len(self._readers)
+        self._readers.append(read)
+        device.when_activated = lambda: self.put(LineEdge(self, index, True, self.clock()))
+        device.when_deactivated = lambda: self.put(LineEdge(self, index, False, self.clock()))
         self._devices.append(device)
 
-    def _edge(self, read, active):
-        def changed():
-            # put() under the lock too, so events of two lines reach the queue in order.
-            with self._lock:
-                for event in read(active, self.clock()):
-                    self.put(event)
-            if self.on_edge is not None:
-                self.on_edge()
-
-        return changed
-
-    def _tick_all(self, poll, now):
-        with self._lock:
-            for event in poll(self.clock() if now is None else now):
-                self.put(event)
+    def take(self, edge: LineEdge) -> list:
+        """On the loop: what the edge means (events), read by the line's counter."""
+        return self._readers[edge.index](edge.active, edge.t)
 
     def close(self):
         for device in self._devices:

@@ -1,8 +1,8 @@
 """Six pocket beam sensors on the Pi's own GPIO, counted by the board's counter code.
 
 The counting is `portable.pocket_counter`, the same code the sensor board runs, so a
-table gets the same counting whichever way the sensors are wired. The loop's owner
-calls `tick()` at `due()` (see gpio_lines), since a ball counts only once the beam
+table gets the same counting whichever way the sensors are wired. The loop calls
+`tick()` at `due()` (see gpio_lines), since a ball counts only once the beam
 has stayed clear.
 """
 
@@ -32,9 +32,8 @@ class GpioPockets(GpioLines):
         clear_ms=1000,
         clock=time.monotonic,
         pin_factory=None,
-        on_edge=None,
     ):
-        super().__init__(put, clock=clock, pin_factory=pin_factory, on_edge=on_edge)
+        super().__init__(put, clock=clock, pin_factory=pin_factory)
         self.pins = tuple(pins)
         self._counters = []
         for pocket, pin in enumerate(self.pins, start=1):
@@ -46,22 +45,18 @@ class GpioPockets(GpioLines):
             self._watch(pin, pull_up=blocked_when_low, read=self._reader(pocket, counter))
             self._counters.append(counter)
 
-    def tick(self, now=None):
-        """Count balls that have left their beam and report stuck beams."""
-        self._tick_all(self._poll, now)
-
-    def due(self):
-        """When `tick()` could next count a ball or find a stuck beam (seconds), or None."""
-        with self._lock:
-            due_ms = _earliest(c.due() for c in self._counters)
-        return None if due_ms is None else due_ms / 1000.0
-
-    def _poll(self, now):
+    def tick(self, now):
+        """Balls that time has decided and stuck beams, as events."""
         return [
             _EVENTS[kind](pocket, t_ms / 1000.0)
             for pocket, counter in enumerate(self._counters, start=1)
             for kind, t_ms in counter.poll(now * 1000.0)
         ]
+
+    def due(self):
+        """When `tick()` could next count a ball or find a stuck beam (seconds), or None."""
+        due_ms = _earliest(c.due() for c in self._counters)
+        return None if due_ms is None else due_ms / 1000.0
 
     @staticmethod
     def _reader(pocket, counter):
