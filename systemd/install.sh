@@ -14,6 +14,11 @@ set -euo pipefail
 
 ROOT="${ROOT:-}"
 ROOT="${ROOT%/}"
+# First of all, before anything reads the clone (which root may have put where others cannot go).
+if [ -z "$ROOT" ] && [ "$(id -u)" != 0 ]; then
+    echo "scoreboard install: run as root: sudo $0" >&2
+    exit 1
+fi
 NO_SYSTEMCTL="${NO_SYSTEMCTL:-0}"
 PYTHON="${PYTHON:-python3}"
 BOOT_CONFIG="${BOOT_CONFIG:-/boot/firmware/config.txt}"
@@ -25,10 +30,6 @@ REBOOT=0
 
 say() { echo "scoreboard install: $*"; }
 die() { echo "scoreboard install: $*" >&2; exit 1; }
-
-if [ -z "$ROOT" ] && [ "$(id -u)" != 0 ]; then
-    die "run as root: sudo $0"
-fi
 
 # useradd, groupadd and usermod take --root themselves; every other path is prefixed by hand.
 create_user() {
