@@ -2,6 +2,7 @@
 
 import copy
 import logging
+import sys
 
 import pytest
 from PIL import Image
@@ -27,6 +28,30 @@ def test_missing_display_is_reported_and_the_others_run(caplog):
     assert "ssd1306 on i2c port 99 address 0x3c" in errors[0]
     assert "running without it" in caplog.text
     assert screens[0].show(SAMPLES["play"]) == 0 and screens[0].image is not None
+
+
+@pytest.mark.parametrize(
+    ("spec", "missing", "names"),
+    [
+        ({"driver": "max7219", "cascaded": 4}, "spidev", "install the package spidev"),
+        ({"driver": "ssd1322"}, "RPi", "needs the RPi.GPIO module"),
+        ({"driver": "ssd1322"}, "RPi", "install the package rpi-lgpio"),
+        ({"driver": "ssd1306", "interface": "spi"}, "RPi", "install the package rpi-lgpio"),
+    ],
+)
+def test_an_spi_display_without_its_bus_library_names_the_package(
+    monkeypatch, spec, missing, names
+):
+    # As on a Pi where the [pi] extra is not installed: the import fails. (A None in
+    # sys.modules makes `import` raise ModuleNotFoundError, as a missing package does.)
+    for module in ("spidev", "RPi", "RPi.GPIO", "lgpio"):
+        monkeypatch.delitem(sys.modules, module, raising=False)
+    monkeypatch.setitem(sys.modules, missing, None)
+    errors = []
+    assert create_displays([spec], on_error=lambda s, m: errors.append(m)) == []
+    [message] = errors
+    assert names in message and "Traceback" not in message
+    assert "[pi] extra" in message
 
 
 @pytest.mark.parametrize(

@@ -139,13 +139,16 @@ def create(spec: dict):
             p,
         )
     args = _luma_args(spec, p)
-    if driver in CHANGED_ONLY:
-        # What luma's create_device does for an OLED, with our class: the same options,
-        # the bus made by luma's own make_interface.
-        serial = getattr(cmdline.make_interface(args), args.interface)()
-        device = CHANGED_ONLY[driver](serial, **vars(args))
-    else:
-        device = cmdline.create_device(args)
+    try:
+        if driver in CHANGED_ONLY:
+            # What luma's create_device does for an OLED, with our class: the same options,
+            # the bus made by luma's own make_interface.
+            serial = getattr(cmdline.make_interface(args), args.interface)()
+            device = CHANGED_ONLY[driver](serial, **vars(args))
+        else:
+            device = cmdline.create_device(args)
+    except ImportError as exc:
+        raise DisplayError(_missing_backend(exc, spec)) from exc
     if device is None:
         raise DisplayError(f"luma has no device {args.display!r} (is luma.emulator installed?)")
     if "contrast" in spec and hasattr(device, "contrast"):
@@ -206,6 +209,29 @@ def _luma_args(spec: dict, p: Panel):
     if driver == "emulator-gif":
         args.filename = spec.get("path", "scoreboard.gif")
     return args
+
+
+# What luma imports for an SPI display, and the package a Pi needs for it (the `pi` extra,
+# which systemd/install.sh installs): spidev for the bus; for an SPI OLED's data/command and
+# reset lines, luma's RPi.GPIO interface, which rpi-lgpio provides over lgpio on Bookworm.
+BACKENDS = {
+    "spidev": ("spidev", "spidev"),
+    "RPi": ("RPi.GPIO", "rpi-lgpio"),
+    "lgpio": ("lgpio", "lgpio (on Raspberry Pi OS: sudo apt install python3-lgpio)"),
+}
+
+
+def _missing_backend(exc: ImportError, spec: dict) -> str:
+    """Which package to install, for a display whose bus library is not there."""
+    backend = BACKENDS.get((exc.name or "").partition(".")[0])
+    if backend is None:
+        return f"{describe(spec)} needs a Python module that is not installed ({exc})"
+    module, package = backend
+    return (
+        f"{describe(spec)} needs the {module} module, which is not installed: install the "
+        f"package {package}; sudo systemd/install.sh installs it with the scoreboard's "
+        "[pi] extra"
+    )
 
 
 def _default_interface(driver: str) -> str:
