@@ -1,6 +1,9 @@
-"""Golden pictures of every phase on every display, drawn on luma's dummy device.
+"""Golden pictures of every screen, drawn on luma's dummy device from states the code
+reaches: each sample is a match log (scoreboard/display/samples/*.log) replayed through
+the real Match, as `scoreboard replay` does. The committed gallery is checked too.
 
-REGENERATE_GOLDENS=1 rewrites them; look at the diff of the PNGs before committing.
+REGENERATE_GOLDENS=1 rewrites the goldens; look at the PNGs before committing.
+`make gallery` redraws docs/gallery.
 """
 
 import os
@@ -9,20 +12,27 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
-from scoreboard.commands.gallery import FAULTS, samples
-from scoreboard.display import DISPLAYS, LANGUAGES, create_displays
+from scoreboard.commands.gallery import FAULTS, samples, write_gallery
+from scoreboard.display import LANGUAGES, create_displays
 
 GOLDENS = Path(__file__).parent / "goldens" / "display"
+GALLERY = Path(__file__).parent.parent / "docs" / "gallery"
 REGENERATE = os.environ.get("REGENERATE_GOLDENS") == "1"
 SAMPLES = samples()
 # The screens people read most are checked in every language; the rest in Ukrainian.
 MAIN = ("play", "foul", "break-foul")
+# The SH1106 shows the SSD1306's picture (same panel, see test_sh1106_shows_...); the
+# MAX7219 has no words, so one golden per screen serves every language.
+WORDED = ("ssd1306", "ssd1322")
+# Screens without a translated word (names, digits, a ball and its count): one golden.
+WORDLESS = {("ssd1306", "play")}
 
 
 def cases():
-    for display in DISPLAYS:
+    for display in WORDED:
         for name in SAMPLES:
-            for lang in LANGUAGES if name in MAIN else ("uk",):
+            wordy = name in MAIN and (display, name) not in WORDLESS
+            for lang in LANGUAGES if wordy else ("uk",):
                 yield display, lang, name
 
 
@@ -45,17 +55,49 @@ def check(image: Image.Image, name: str):
     assert ImageChops.difference(golden, image).getbbox() is None, f"{name} differs from golden"
 
 
+def same(a: Image.Image, b: Image.Image) -> bool:
+    return a.mode == b.mode and a.size == b.size and a.tobytes() == b.tobytes()
+
+
 @pytest.mark.parametrize(("display", "lang", "name"), list(cases()))
 def test_screen_matches_golden(display, lang, name):
     check(shown(display, lang, SAMPLES[name]), f"{display}-{lang}-{name}")
 
 
-@pytest.mark.parametrize("display", DISPLAYS)
+@pytest.mark.parametrize("name", [name for name in SAMPLES if name != "break-rerack"])
+def test_led_matrix_matches_golden_in_every_language(name):
+    pictures = [shown("max7219", lang, SAMPLES[name]) for lang in LANGUAGES]
+    assert all(same(p, pictures[0]) for p in pictures)
+    check(pictures[0], f"max7219-{name}")
+
+
+def test_led_matrix_shows_only_score_and_frames():
+    """A re-rack after a break foul keeps the score and frames, and faults are for the
+    OLED at the table: the LED picture stays."""
+    rerack, foul = SAMPLES["break-rerack"], SAMPLES["break-foul"]
+    assert (rerack["score"], rerack["frames"]) == (foul["score"], foul["frames"])
+    assert same(shown("max7219", "uk", rerack), shown("max7219", "uk", foul))
+    play = SAMPLES["play"]
+    assert same(shown("max7219", "uk", play, faults=FAULTS), shown("max7219", "uk", play))
+
+
+@pytest.mark.parametrize(("display", "name"), sorted(WORDLESS))
+def test_wordless_screens_are_the_same_in_every_language(display, name):
+    pictures = [shown(display, lang, SAMPLES[name]) for lang in LANGUAGES]
+    assert all(same(p, pictures[0]) for p in pictures)
+
+
+@pytest.mark.parametrize("name", list(SAMPLES))
+def test_sh1106_shows_what_the_ssd1306_shows(name):
+    assert same(shown("sh1106", "uk", SAMPLES[name]), shown("ssd1306", "uk", SAMPLES[name]))
+
+
+@pytest.mark.parametrize("display", WORDED)
 def test_faults_over_play_keep_the_score(display):
     check(shown(display, "uk", SAMPLES["play"], faults=FAULTS), f"{display}-uk-play-faults")
 
 
-@pytest.mark.parametrize("display", ["ssd1306", "ssd1322"])
+@pytest.mark.parametrize("display", WORDED)
 def test_faults_leave_the_score_rows_alone(display):
     """The overlay takes the bottom row of the play screen and nothing above it."""
     plain = shown(display, "uk", SAMPLES["play"])
@@ -69,7 +111,45 @@ def test_hint_is_translated_over_the_foul_screen():
     check(image, "ssd1306-uk-foul-hint")
 
 
+def test_no_two_goldens_are_the_same_picture():
+    pictures = {}
+    for path in sorted(GOLDENS.glob("*.png")):
+        image = Image.open(path)
+        key = (image.mode, image.size, image.tobytes())
+        assert key not in pictures, f"{path.name} is the same picture as {pictures[key]}"
+        pictures[key] = path.name
+
+
 def test_goldens_have_the_device_resolution():
     sizes = {"ssd1306": (128, 64), "sh1106": (128, 64), "ssd1322": (256, 64), "max7219": (32, 8)}
     for display, size in sizes.items():
         assert shown(display, "uk", SAMPLES["play"]).size == size
+
+
+def test_the_samples_are_the_states_their_logs_reach():
+    """Spot checks that each log ends where its name says (the pictures show these)."""
+    phases = {name: snap["phase"] for name, snap in SAMPLES.items()}
+    assert phases == {
+        "break": "break",
+        "break-foul": "break-foul",
+        "break-rerack": "break",
+        "foul": "foul",
+        "frame-over": "frame-over",
+        "lag": "lag",
+        "match-over": "match-over",
+        "play": "play",
+    }
+    balls = {name: sum(map(sum, SAMPLES[name]["rack"])) for name in ("break", "break-rerack")}
+    assert balls == {"break": 15, "break-rerack": 14}  # GR-13.2: the penalty ball is off
+    assert SAMPLES["play"]["score"] == {"A": 5, "B": 3} and SAMPLES["play"]["striker"] == "A"
+    assert SAMPLES["match-over"]["winner"] == "B"
+
+
+def test_the_committed_gallery_is_what_make_gallery_draws_now(tmp_path):
+    written = write_gallery(tmp_path)  # the defaults `make gallery` uses
+    drawn = {p.relative_to(tmp_path) for p in written}
+    committed = {p.relative_to(GALLERY) for p in GALLERY.rglob("*.png")}
+    assert committed == drawn, "docs/gallery is stale: run `make gallery`"
+    for name in sorted(drawn):
+        new, old = Image.open(tmp_path / name), Image.open(GALLERY / name)
+        assert same(new, old), f"docs/gallery/{name} is stale: run `make gallery`"

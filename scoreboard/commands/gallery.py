@@ -1,6 +1,5 @@
 """`scoreboard gallery`: every phase on every display in every language, as PNG files."""
 
-import json
 from importlib import resources
 from pathlib import Path
 
@@ -9,18 +8,22 @@ from PIL import Image
 from scoreboard.cli import UsageError
 from scoreboard.display import DISPLAYS, LANGUAGES
 from scoreboard.display.render import panel, render
+from scoreboard.matchlog import replay
 
 # Faults and a hint drawn over the play screen, to show the overlay in the gallery.
 FAULTS = [{"kind": "sensor-stuck", "pocket": 3}, {"kind": "board-lost"}]
 
 
 def samples() -> dict[str, dict]:
-    """The sample snapshots shipped in scoreboard/display/samples, by file name."""
+    """By name, the state each match log in scoreboard/display/samples ends in, replayed
+    through the real Match as `scoreboard replay` does: only states the code reaches."""
     folder = resources.files("scoreboard.display") / "samples"
     return {
-        entry.name.removesuffix(".json"): json.loads(entry.read_text(encoding="utf-8"))
+        entry.name.removesuffix(".log"): replay(
+            entry.read_text(encoding="utf-8").splitlines()
+        ).snapshot()
         for entry in sorted(folder.iterdir(), key=lambda e: e.name)
-        if entry.name.endswith(".json")
+        if entry.name.endswith(".log")
     }
 
 
