@@ -24,6 +24,7 @@ format: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/replay_speed.py
+	$(BIN)/python bench/undo_speed.py
 	$(BIN)/python bench/replay_memory.py
 	$(BIN)/python bench/pocket_counting.py
 	$(BIN)/python bench/link_torture.py

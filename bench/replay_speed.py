@@ -2,7 +2,7 @@
 
 Targets (issue 10): >= 100,000 events/s on a 100k-event log (race 99, 99 frames of 1,000
 misses and 8 pots), run as a club runs it: `scoreboard replay LOG` in a new process.
-Memory is printed for a 10k- and a 100k-event log side by side. Prints; asserts nothing.
+Memory: bench/replay_memory.py. Prints; asserts nothing.
 """
 
 import os
@@ -38,25 +38,15 @@ def run_replay(path: str) -> tuple[float, int]:
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        logs = {}
-        for frames, misses in ((99, 1000), (10, 1000)):
-            lines = season_log(frames, misses)
-            path = os.path.join(tmp, f"{len(lines)}.log")
-            with open(path, "w") as f:
-                f.write("\n".join(lines) + "\n")
-            logs[len(lines)] = path
-        big, small = max(logs), min(logs)
-        runs = [run_replay(logs[big]) for _ in range(5)]
-        times = [t for t, _ in runs]
+        lines = season_log()
+        big, path = len(lines), os.path.join(tmp, "season.log")
+        with open(path, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        times = [run_replay(path)[0] for _ in range(5)]
         print(
             f"replay (including process start): {big:,} events, "
             f"best {min(times):.2f} s, median {statistics.median(times):.2f} s "
             f"-> {big / min(times):,.0f} events/s (target >= 100,000)"
-        )
-        rss = {n: run_replay(path)[1] for n, path in logs.items()}
-        print(
-            f"replay peak memory: {small:,} events {rss[small] / 1024:.1f} MB, "
-            f"{big:,} events {rss[big] / 1024:.1f} MB (target: flat in the log's length)"
         )
 
 
