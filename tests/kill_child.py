@@ -1,7 +1,16 @@
-"""The appliance under the kill test: plays random inputs as fast as it can until killed.
+"""The appliance under the kill test: plays seeded random inputs, announcing each step.
 
-After each frame it shows, it writes one line to stdout (a single write, so a kill
-cannot cut it): the journal's line count, the archive size and the snapshot shown.
+Before each disk step of the journal (a write, an fsync, a rename) and after each frame it
+shows, it writes one line to stdout (a single write, so a kill cannot cut it) and waits for
+a line on stdin before going on: the test kills it while it waits, so where the kill lands
+is chosen, never a race. A line is JSON: ``[step, what, detail, lines, archived, snapshot]``:
+- ``what`` is ``"write"``, ``"fsync"``, ``"rename"`` or ``"show"``;
+- ``detail`` names the file written (``journal.log``, ``0001.json.tmp`` ...) and, for a write,
+  whether it is the second half of a record (every write is made in two halves, so a kill
+  between them leaves the torn tail a power cut can leave);
+- ``lines`` and ``archived`` are the journal's committed lines and the archive's size;
+- ``snapshot`` is the state shown (``"show"`` only).
+The inputs depend only on the seed, so a run is the same every time.
 """
 
 import json
@@ -9,6 +18,7 @@ import os
 import random
 import sys
 
+import scoreboard.journal
 from scoreboard import config as configuration
 from scoreboard.app import App
 from scoreboard.inputs.events import ButtonHold, ButtonPress, Pot
@@ -16,48 +26,112 @@ from scoreboard.journal import list_archive
 from scoreboard.loop import ManualClock
 
 
-class PrintingScreen:
-    def __init__(self, state_dir):
+class Steps:
+    """Announces a step and waits for the test's go-ahead."""
+
+    def __init__(self, state_dir, wait_from):
         self.state_dir = state_dir
+        self.wait_from = wait_from  # no kill comes before this step: no need to wait
         self.app = None
+        self.count = 0
+
+    def __call__(self, what, detail=None, snapshot=None):
+        self.count += 1
+        lines = len(self.app.journal.lines) if self.app else -1
+        archived = len(list_archive(self.state_dir)) if what == "show" else None
+        line = [self.count, what, detail, lines, archived, snapshot]
+        try:
+            os.write(1, (json.dumps(line) + "\n").encode())
+        except BrokenPipeError:
+            os._exit(0)  # the test is gone (and the app would take this for a disk error)
+        if self.count >= self.wait_from and not sys.stdin.readline():
+            os._exit(0)
+
+
+class AnnouncingOs:
+    """The `os` the journal module sees: its disk steps are announced; writes go in halves."""
+
+    def __init__(self, step):
+        self.step = step
+        self.second_half = False
+
+    def __getattr__(self, name):
+        return getattr(os, name)
+
+    @staticmethod
+    def _name(fd):
+        return os.path.basename(os.readlink(f"/proc/self/fd/{fd}"))
+
+    def write(self, fd, data):
+        name = self._name(fd)
+        if not self.second_half and len(data) > 1:
+            self.step("write", [name, False])
+            self.second_half = True
+            return os.write(fd, data[: len(data) // 2])
+        self.step("write", [name, self.second_half])
+        self.second_half = False
+        return os.write(fd, data)
+
+    def fsync(self, fd):
+        self.step("fsync", [self._name(fd)])
+        os.fsync(fd)
+
+    def rename(self, src, dst):
+        self.step("rename", [os.path.basename(src), os.path.basename(dst)])
+        os.rename(src, dst)
+
+
+class AnnouncingScreen:
+    def __init__(self, step):
+        self.step = step
 
     def show(self, snapshot, *, faults=(), hint=None):
-        archived = len(list_archive(self.state_dir))
-        lines = len(self.app.journal.lines) if self.app else -1
-        os.write(1, (json.dumps([lines, archived, snapshot]) + "\n").encode())
+        self.step("show", snapshot=snapshot)
 
 
-def main(state_dir: str, seed: int) -> None:
+def next_input(rng: random.Random, phase: str, asked: bool, t: float):
+    """What the hands at the table do next: mostly anything, sometimes what moves the match on."""
+    roll = rng.random()
+    if phase == "match-over" and (asked or roll < 0.5):
+        return ButtonPress("undo", t) if asked else ButtonHold("undo", t)  # a new match
+    if phase == "break" and roll < 0.25:
+        return ButtonPress("foul", t)  # a foul on the break
+    roll = rng.random()
+    if roll < 0.3:
+        return Pot(rng.randint(1, 6), t)
+    if roll < 0.65:
+        return ButtonPress(rng.choice("AB"), t)
+    if roll < 0.75:
+        return ButtonHold(rng.choice("AB"), t)
+    if roll < 0.87:
+        return ButtonPress("foul", t)
+    if roll < 0.99:
+        return ButtonPress("undo", t)
+    return ButtonHold("undo", t)
+
+
+def main(state_dir: str, seed: int, wait_from: int) -> None:
+    step = Steps(state_dir, wait_from)
+    scoreboard.journal.os = AnnouncingOs(step)
     rng = random.Random(seed)
     clock = ManualClock()
-    screen = PrintingScreen(state_dir)
     app = App(
         configuration.default(),
         state_dir=state_dir,
-        screens=[screen],
+        screens=[AnnouncingScreen(step)],
         clock=clock,
         log=lambda message: None,
     )
-    screen.app = app
+    step.app = app
     app.start()
+    event = None
     while True:
-        clock.advance(rng.uniform(0.1, 8.0))
-        t, roll = clock(), rng.random()
-        if roll < 0.3:
-            event = Pot(rng.randint(1, 6), t)
-        elif roll < 0.65:
-            event = ButtonPress(rng.choice("AB"), t)
-        elif roll < 0.75:
-            event = ButtonHold(rng.choice("AB"), t)
-        elif roll < 0.87:
-            event = ButtonPress("foul", t)
-        elif roll < 0.99:
-            event = ButtonPress("undo", t)
-        else:
-            event = ButtonHold("undo", t)
+        asked = isinstance(event, ButtonHold) and event.button == "undo"
+        clock.advance(0.5 if asked else rng.uniform(0.1, 8.0))
+        event = next_input(rng, app.match.phase, asked, clock())
         app.loop.put(event)
         app.loop.run_pending()
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], int(sys.argv[2]))
+    main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]))

@@ -1,4 +1,12 @@
-"""Nothing lost: kill -9 the running appliance at random moments; each restart resumes exactly."""
+"""Nothing lost: kill -9 the running appliance at chosen steps; each restart resumes exactly.
+
+The child (`kill_child.py`) announces every disk step and every frame shown, and waits for
+the test before going on, so each kill lands at the step the test chose: no timer, no race.
+The schedule is random from a fixed seed, and every kind of step is aimed at: any step, a step
+taken while a foul or a foul on the break waits for its penalty choice, the second half of a
+journal record (a torn tail), the repair of that tail on the next start, and the archive of a
+finished match.
+"""
 
 import json
 import os
@@ -12,46 +20,121 @@ from scoreboard.journal import list_archive, read_journal
 from scoreboard.matchlog import replay
 
 CHILD = Path(__file__).with_name("kill_child.py")
-KILLS = 100
+KILLS = 60
+AIMS = ["any", "foul", "break-foul", "torn", "archive"]
+GIVE_UP_AFTER = 1500  # steps: an aim not met by then is killed where the child stands
 
 
-def run_until_killed(state_dir: Path, seed: int, frames: int) -> list[list]:
-    """Start the appliance, read ``frames`` shown frames, kill -9, and return every frame shown."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    child = subprocess.Popen(
-        [sys.executable, str(CHILD), str(state_dir), str(seed)], stdout=subprocess.PIPE, env=env
-    )
-    shown = [json.loads(child.stdout.readline()) for _ in range(frames)]
-    child.send_signal(signal.SIGKILL)
-    rest = child.stdout.read()  # frames shown between our last read and the kill
-    child.wait()
-    shown += [json.loads(line) for line in rest.splitlines()]
-    return shown
+class Child:
+    def __init__(self, state_dir: Path, seed: int, wait_from: int):
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+        self.proc = subprocess.Popen(
+            [sys.executable, str(CHILD), str(state_dir), str(seed), str(wait_from)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=env,
+        )
+        self.wait_from = wait_from
+
+    def next_step(self) -> list:
+        line = self.proc.stdout.readline()
+        assert line, "the child ended on its own"
+        return json.loads(line)
+
+    def go_on(self, step: list) -> None:
+        if step[0] < self.wait_from:
+            return  # the child did not wait
+        self.proc.stdin.write(b"\n")
+        self.proc.stdin.flush()
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+        self.proc.stdin.close()
+        self.proc.stdout.close()
 
 
-def test_kill_9_at_random_moments_resumes_exactly(tmp_path):
+def aimed_at(aim: str, step: list, phase: str | None, repairing: bool) -> bool:
+    """Whether ``step`` is where a kill aimed at ``aim`` lands."""
+    _, what, detail, *_ = step
+    if repairing:  # the last kill left a torn tail: kill while it is saved and cut
+        return what == "write" and detail[0].endswith(".tail.tmp") or what == "rename"
+    if aim == "any":
+        return True
+    if aim in ("foul", "break-foul"):  # the step that answers the foul: the penalty choice
+        return phase == aim and what != "show"
+    if aim == "torn":
+        return what == "write" and detail == ["journal.log", True]
+    return what == "rename" and detail[0] == "journal.log"  # "archive"
+
+
+def test_kill_9_at_chosen_steps_resumes_exactly(tmp_path):
     rng = random.Random(2026)
-    resumed_with_an_unshown_step = torn = 0
-    phases = set()
+    shown = None  # [lines, archived, snapshot] last shown, over all runs
+    expect_resumed = None  # what the next start must show first
+    torn_before = False
+    landed = []  # (aim, phase shown at the kill, what was killed)
     for kill in range(KILLS):
-        shown = run_until_killed(tmp_path, seed=kill, frames=rng.randint(1, 60))
-        lines_then, archived_then, last = shown[-1]
+        aim, not_before = rng.choice(AIMS), rng.randint(1, 120)
+        repairing = torn_before and rng.random() < 0.5
+        child = Child(tmp_path, seed=kill, wait_from=not_before)
+        whole_records = 0  # journal records wholly written since the last frame shown
+        truncated = False  # the torn tail of the last run has been cut off
+        while True:
+            step = child.next_step()
+            number, what, detail, lines, archived, snapshot = step
+            if what == "show":
+                if expect_resumed is not None:
+                    assert snapshot == expect_resumed, f"kill {kill - 1}: resumed elsewhere"
+                    expect_resumed = None
+                shown, whole_records = [lines, archived, snapshot], 0
+            phase = shown[2]["phase"] if shown else None
+            if (number >= not_before and aimed_at(aim, step, phase, repairing)) or (
+                number >= GIVE_UP_AFTER
+            ):
+                child.kill()
+                break
+            whole_records += what == "write" and detail == ["journal.log", True]
+            truncated |= what == "fsync" and detail == ["journal.log"]
+            child.go_on(step)
+        landed.append((aim, phase, what))
+
         journal = read_journal(tmp_path)
-        torn += journal.torn is not None
-        now = replay(journal.lines).snapshot()
-        phases.add(last["phase"])
-        if now == last:
+        half_a_record = what == "write" and detail == ["journal.log", True]
+        torn_before = half_a_record or (torn_before and not truncated)
+        assert (journal.torn is not None) == torn_before, f"kill {kill}: {journal.torn}"
+        now = replay(journal.lines).snapshot() if journal.lines else None
+        if shown is None:  # killed before the very first frame: at most the setup is there
+            assert whole_records <= 1, f"kill {kill}"
             continue
-        # Only a step that was made durable but never shown may be there in addition.
-        resumed_with_an_unshown_step += 1
+        lines_then, archived_then, last = shown
         if len(list_archive(tmp_path)) > archived_then:
-            assert now["phase"] == "lag" and now["events"] == 4, f"kill {kill}: a new match"
+            # A new match was being started: the old one is archived whole, and the journal
+            # holds the new match's setup, or nothing yet (a start then begins it anew).
+            assert replay(list_archive(tmp_path)[-1].lines()).snapshot() == last, f"kill {kill}"
+            assert now is None or (now["phase"], now["events"]) == ("lag", 4), f"kill {kill}"
+            expect_resumed = now
+        elif whole_records == 0:
+            # Nothing durable that was not shown: the journal holds exactly what was shown.
+            assert now == last, f"kill {kill}: killed at {step}"
+            expect_resumed = last
         else:
-            assert len(journal.lines) - lines_then <= 2, f"kill {kill}: more than one step"
+            # One step was made durable but not yet shown: it is shown on the restart.
+            assert whole_records == 1, f"kill {kill}: more than one unshown record"
+            assert len(journal.lines) > lines_then, f"kill {kill}"
             assert replay(journal.lines[:lines_then]).snapshot() == last, f"kill {kill}"
-    print(
-        f"{KILLS} kills: {resumed_with_an_unshown_step} with a durable unshown step, "
-        f"{torn} with a torn tail; phases at the kill: {sorted(phases)}"
-    )
-    assert resumed_with_an_unshown_step < KILLS
-    assert {"play", "foul"} <= phases  # the kills did land mid-match
+            expect_resumed = now
+
+    phases = {phase for _, phase, _ in landed}
+    print(f"{KILLS} kills; phases at the kill: {sorted(phases, key=str)}")
+    assert {"play", "foul", "break-foul"} <= phases
+    for aim in AIMS:  # every aim was met at least once (not given up on)
+        assert any(a == aim and _met(a, p, w) for a, p, w in landed), aim
+
+
+def _met(aim: str, phase: str | None, what: str) -> bool:
+    if aim in ("foul", "break-foul"):
+        return phase == aim
+    if aim == "archive":
+        return what == "rename"
+    return True
