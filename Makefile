@@ -3,9 +3,9 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-SOURCES = $(wildcard scoreboard tests bench firmware)
+SOURCES = $(wildcard scoreboard tests bench firmware tools)
 
-.PHONY: sim test lint format bench gallery diagram clean
+.PHONY: sim test lint format bench gallery diagram mutate clean
 
 sim: $(STAMP)
 	$(BIN)/scoreboard sim
@@ -31,6 +31,16 @@ bench: $(STAMP)
 	$(BIN)/python bench/display_speed.py
 	$(BIN)/python bench/appliance_figures.py
 
+# Mutation testing of the rules, journal, lifecycle, pocket counting and debounce (issue 14):
+# slow (tens of minutes), so not part of `test`. Re-runs only what changed since the last run.
+MUTATE_CHILDREN ?= 2
+mutate: $(STAMP)
+	@$(BIN)/python -c 'import mutmut' 2>/dev/null || $(BIN)/python -m pip install --quiet -e '.[sim,test,mutate]'
+	@mkdir -p mutants
+	nice -n 10 $(BIN)/mutmut run --max-children $(MUTATE_CHILDREN) >mutants/run.log 2>&1 \
+	  || { tail -n 40 mutants/run.log; exit 1; }
+	$(BIN)/python tools/mutation_report.py
+
 gallery: $(STAMP)
 	$(BIN)/scoreboard gallery --out docs/gallery
 
@@ -46,4 +56,4 @@ $(STAMP): pyproject.toml
 	@touch $@
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .hypothesis mutants
