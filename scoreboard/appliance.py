@@ -27,10 +27,14 @@ def screen_specs(config: Config) -> list[dict]:
                 spec["address"] = screen.address
             else:
                 spec.update(
-                    device=screen.spi_device, gpio_dc=screen.gpio_dc, gpio_rst=screen.gpio_rst
+                    device=screen.spi_device,
+                    spi_speed_hz=screen.spi_speed_hz,
+                    gpio_dc=screen.gpio_dc,
+                    gpio_rst=screen.gpio_rst,
                 )
         elif screen.driver.startswith("max7219"):
             spec.update(port=screen.port, device=screen.spi_device, contrast=screen.contrast)
+            spec["spi_speed_hz"] = screen.spi_speed_hz
             if screen.driver == "max7219":
                 spec.update(cascaded=screen.cascaded, block_orientation=screen.block_orientation)
         else:

@@ -63,6 +63,10 @@ DRIVERS = {
 _PANELS = ("ssd1306", "sh1106", "ssd1322", "max7219")  # what an emulator can pretend to be
 _SIZES = {"ssd1322": (256, 64), "max7219": (32, 8)}  # the others are 128 x 64
 _CONTRAST = {"max7219": 0x70, "max7219-7seg": 0x70}  # luma's defaults; the OLEDs start at 0xCF
+# The SPI clocks luma's spi interface accepts (Hz). The MAX7219 starts at 1 MHz: its
+# frame is 64 bytes, and a slow clock forgives the level shifter and a long ribbon cable.
+SPI_SPEEDS = tuple(int(mhz * 1_000_000) for mhz in (0.5, 1, 2, 4, 8, 16, 20, 24, 28, 32))
+_SPI_SPEED = {"max7219": 1_000_000, "max7219-7seg": 1_000_000}  # the OLEDs: luma's 8 MHz
 
 
 @dataclass(frozen=True)
@@ -72,6 +76,7 @@ class ScreenConfig:
     port: int = _opt(1, limits=(0, 99))
     address: int = _opt(0x3C, limits=(0x03, 0x77), hex=True)
     spi_device: int = _opt(0, limits=(0, 2))
+    spi_speed_hz: int = _opt(8_000_000, choices=SPI_SPEEDS)
     gpio_dc: int = _opt(24, limits=(0, 27))
     gpio_rst: int = _opt(25, limits=(0, 27))
     rotate: int = _opt(0, limits=(0, 3))
@@ -85,8 +90,16 @@ class ScreenConfig:
 
 # Keys each kind of driver uses besides `driver` and `rotate`; any other key is a mistake.
 _OLED_KEYS = {"interface", "port", "width", "height", "contrast"}
-_WIRING_KEYS = {"i2c": {"address"}, "spi": {"spi_device", "gpio_dc", "gpio_rst"}}
-_MATRIX_KEYS = {"interface", "port", "spi_device", "cascaded", "block_orientation", "contrast"}
+_WIRING_KEYS = {"i2c": {"address"}, "spi": {"spi_device", "spi_speed_hz", "gpio_dc", "gpio_rst"}}
+_MATRIX_KEYS = {
+    "interface",
+    "port",
+    "spi_device",
+    "spi_speed_hz",
+    "cascaded",
+    "block_orientation",
+    "contrast",
+}
 _EMULATOR_KEYS = {"width", "height", "emulates"}
 _SCREEN_KEYS = {f.name for f in fields(ScreenConfig)}
 
@@ -332,6 +345,7 @@ class _Reader:
             "width": width,
             "height": height,
             "contrast": _CONTRAST.get(driver, 0xCF),
+            "spi_speed_hz": _SPI_SPEED.get(driver, 8_000_000),
         }
         screen = self.section(ScreenConfig, {**defaults, **table}, name, index)
         if driver.startswith("max7219"):  # its size follows from the number of 8x8 modules

@@ -113,6 +113,27 @@ def test_screen_specs_follow_the_config():
     assert oled["driver"] == "ssd1322" and oled["device"] == 1 and oled["interface"] == "spi"
     assert (oled["gpio_dc"], oled["gpio_rst"], oled["contrast"]) == (24, 25, 0xCF)
     assert led["cascaded"] == 4 and led["contrast"] == 0x70
+    assert (oled["spi_speed_hz"], led["spi_speed_hz"]) == (8_000_000, 1_000_000)
+
+
+def test_the_spi_speed_reaches_the_options_luma_builds_the_bus_from():
+    """config file -> screen spec -> the options luma's make_interface opens spidev with."""
+    from luma.core import cmdline
+
+    from scoreboard.display.devices import _luma_args, panel_for
+
+    cfg = configuration.loads(
+        '[[display.screen]]\ndriver = "max7219"\nspi_speed_hz = 500000\n'
+        '[[display.screen]]\ndriver = "ssd1322"\nspi_device = 1\nspi_speed_hz = 16000000\n'
+        '[[display.screen]]\ndriver = "ssd1306"\ninterface = "spi"\nport = 1\ngpio_dc = 12\ngpio_rst = 4\n'
+        "[pins]\nundo = 26\n"
+    )
+    speeds = []
+    for spec in screen_specs(cfg):
+        args = _luma_args(spec, panel_for(spec))
+        assert args.interface == "spi"
+        speeds.append(cmdline.make_interface(args).opts.spi_bus_speed)
+    assert speeds == [500_000, 16_000_000, 8_000_000]
 
 
 def test_a_display_that_fails_at_start_is_reported_and_the_appliance_runs(tmp_path):

@@ -372,3 +372,11 @@ def test_a_player_name_the_match_log_cannot_hold_is_refused(name):
     with pytest.raises(ConfigError) as caught:
         loads(f'[match]\nplayer_a = "{name}"\n')
     assert caught.value.key == "match.player_a" and "no '#'" in caught.value.reason
+
+
+def test_spi_speed_is_one_luma_accepts_and_only_for_spi_displays():
+    with pytest.raises(ConfigError) as caught:
+        loads('[[display.screen]]\ndriver = "max7219"\nspi_speed_hz = 3000000\n')
+    assert caught.value.key == "display.screen[1].spi_speed_hz" and "1000000" in caught.value.reason
+    with pytest.raises(ConfigError, match="not used by a ssd1306 display on i2c"):
+        loads("[[display.screen]]\nspi_speed_hz = 1000000\n")

@@ -5,7 +5,8 @@ code path luma's examples use, so the simulator shows exactly what the hardware 
 A spec is a dict; the keys each driver reads:
 
     {"driver": "ssd1306" | "sh1106", "interface": "i2c", "port": 1, "address": 0x3C}
-    {"driver": "ssd1322", "interface": "spi", "port": 0, "device": 0, "gpio_dc": 24, "gpio_rst": 25}
+    {"driver": "ssd1322", "interface": "spi", "port": 0, "device": 0, "gpio_dc": 24, "gpio_rst": 25,
+     "spi_speed_hz": 8_000_000}
     {"driver": "max7219", "cascaded": 4, "block_orientation": -90, "reverse": False}
         (or "width": 32, "height": 16 for two rows of modules)
     {"driver": "max7219-7seg"}                  eight seven-segment digits on one MAX7219
@@ -54,6 +55,7 @@ KEYS = {
     "gpio_dc",
     "gpio_rst",
     "contrast",
+    "spi_speed_hz",
 }
 
 
@@ -185,6 +187,8 @@ def _luma_args(spec: dict, p: Panel):
         ]
     elif interface == "spi":
         argv += ["--spi-port", str(spec.get("port", 0)), "--spi-device", str(spec.get("device", 0))]
+        if "spi_speed_hz" in spec:  # luma's default is 8 MHz
+            argv += ["--spi-bus-speed", str(spec["spi_speed_hz"])]
         # An SPI OLED's data/command and reset lines (luma's defaults are BCM 24 and 25).
         if "gpio_dc" in spec:
             argv += ["--gpio-data-command", str(spec["gpio_dc"])]
