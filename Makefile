@@ -3,9 +3,9 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-SOURCES = $(wildcard scoreboard tests bench firmware tools)
+SOURCES = $(wildcard scoreboard tests bench firmware tools hardware)
 
-.PHONY: sim test lint format bench gallery diagram mutate clean
+.PHONY: sim test lint format bench gallery diagram schematic mutate clean
 
 sim: $(STAMP)
 	$(BIN)/scoreboard sim
@@ -46,6 +46,9 @@ gallery: $(STAMP)
 
 diagram: $(STAMP)
 	$(BIN)/python -m scoreboard.lifecycle > docs/lifecycle.md
+
+schematic: $(STAMP)
+	$(BIN)/python hardware/schematic.py
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed, found " + sys.version.split()[0])'
