@@ -6,6 +6,7 @@ lag → break → play ⇄ foul / break-foul → frame-over → break … → ma
 
 from transitions import Machine
 
+from scoreboard.phase import IN_FRAME, Phase
 from scoreboard.rules import frames, penalty, setup, shots
 from scoreboard.rules.errors import RuleError
 from scoreboard.rules.events import (
@@ -22,25 +23,46 @@ from scoreboard.rules.events import (
 )
 from scoreboard.rules.state import MatchState
 
-PHASES = ["lag", "break", "play", "foul", "break-foul", "frame-over", "match-over"]
-IN_FRAME = ["break", "play", "foul", "break-foul"]
+PHASES = [phase.value for phase in Phase]  # `transitions` names an Enum's states by member name
+_PHASES = {phase.value: phase for phase in Phase}
 
 # The machine's triggers are what the rules core says an event came to (its outcome);
 # a phase that has no such transition refuses the event.
 TRANSITIONS = [
-    {"trigger": "configure", "source": ["lag", "break"], "dest": None},
-    {"trigger": "name_breaker", "source": ["lag", "break"], "dest": "break"},
-    {"trigger": "pot", "source": ["break", "play"], "dest": "play"},  # FP-5.2
-    {"trigger": "miss", "source": ["break", "play"], "dest": "play"},  # FP-5.3
-    {"trigger": "foul", "source": "break", "dest": "break-foul"},  # GR-13.1
-    {"trigger": "foul", "source": "play", "dest": "foul"},  # FP-6, FP-7
-    {"trigger": "frame_won", "source": ["break", "play"], "dest": "frame-over"},  # FP-1, D-2
-    {"trigger": "match_won", "source": ["break", "play"], "dest": "match-over"},  # D-5
-    {"trigger": "play_on", "source": ["foul", "break-foul"], "dest": "play"},  # GR-7.4, GR-13.2
-    {"trigger": "rerack", "source": "break-foul", "dest": "break"},  # GR-13.2 (3)/(4)
-    {"trigger": "lapse", "source": IN_FRAME, "dest": None},  # FP-7 note, D-1
-    {"trigger": "next_frame", "source": "frame-over", "dest": "break"},  # GR-14, D-3
+    {"trigger": "configure", "source": [Phase.LAG, Phase.BREAK], "dest": None},
+    {"trigger": "name_breaker", "source": [Phase.LAG, Phase.BREAK], "dest": Phase.BREAK},
+    {"trigger": "pot", "source": [Phase.BREAK, Phase.PLAY], "dest": Phase.PLAY},  # FP-5.2
+    {"trigger": "miss", "source": [Phase.BREAK, Phase.PLAY], "dest": Phase.PLAY},  # FP-5.3
+    {"trigger": "foul", "source": Phase.BREAK, "dest": Phase.BREAK_FOUL},  # GR-13.1
+    {"trigger": "foul", "source": Phase.PLAY, "dest": Phase.FOUL},  # FP-6, FP-7
+    {
+        "trigger": "frame_won",
+        "source": [Phase.BREAK, Phase.PLAY],
+        "dest": Phase.FRAME_OVER,
+    },  # FP-1, D-2
+    {"trigger": "match_won", "source": [Phase.BREAK, Phase.PLAY], "dest": Phase.MATCH_OVER},  # D-5
+    {
+        "trigger": "play_on",
+        "source": [Phase.FOUL, Phase.BREAK_FOUL],
+        "dest": Phase.PLAY,
+    },  # GR-7.4, GR-13.2
+    {"trigger": "rerack", "source": Phase.BREAK_FOUL, "dest": Phase.BREAK},  # GR-13.2 (3)/(4)
+    {"trigger": "lapse", "source": list(IN_FRAME), "dest": None},  # FP-7 note, D-1
+    {"trigger": "next_frame", "source": Phase.FRAME_OVER, "dest": Phase.BREAK},  # GR-14, D-3
 ]
+
+
+def _plain(transition: dict) -> dict:
+    """A transition with its phases as plain strings, the states the machine knows."""
+    return {
+        key: [str(p) for p in value]
+        if isinstance(value, list)
+        else value
+        if not isinstance(value, Phase)
+        else str(value)
+        for key, value in transition.items()
+    }
+
 
 # An event's kind, and the triggers its outcome can be.
 KINDS = {
@@ -61,31 +83,34 @@ OUTCOMES = {
 
 # Why an event is refused in a phase, in words for the people at the table.
 REFUSALS = {
-    ("shoot", "lag"): "nobody has broken yet: name the breaker first (break A|B)",
-    ("shoot", "foul"): "a foul is waiting for its choice (choose play|pass)",
-    ("shoot", "break-foul"): (
+    ("shoot", Phase.LAG): "nobody has broken yet: name the breaker first (break A|B)",
+    ("shoot", Phase.FOUL): "a foul is waiting for its choice (choose play|pass)",
+    ("shoot", Phase.BREAK_FOUL): (
         "a foul on the break is waiting for its choice "
         "(choose accept-play|accept-pass|rerack-break|rerack-pass)"
     ),
-    ("shoot", "frame-over"): "the frame is over: start the next one (next)",
-    ("configure", "play"): "players, race, target and options are set before the first shot",
-    ("name_breaker", "play"): "the breaker is chosen before the frame's first shot",
-    ("lapse", "lag"): "there is no penalty point to take back",
-    ("lapse", "frame-over"): "the frame is over; a lapse can no longer change it (undo instead)",
-    ("next_frame", "lag"): "the frame has not started",
+    ("shoot", Phase.FRAME_OVER): "the frame is over: start the next one (next)",
+    ("configure", Phase.PLAY): "players, race, target and options are set before the first shot",
+    ("name_breaker", Phase.PLAY): "the breaker is chosen before the frame's first shot",
+    ("lapse", Phase.LAG): "there is no penalty point to take back",
+    (
+        "lapse",
+        Phase.FRAME_OVER,
+    ): "the frame is over; a lapse can no longer change it (undo instead)",
+    ("next_frame", Phase.LAG): "the frame has not started",
 }
-for _phase in ("lag", "break", "play"):
+for _phase in (Phase.LAG, Phase.BREAK, Phase.PLAY):
     REFUSALS[("choose", _phase)] = "there is no foul to choose after"
-for _phase in ("foul", "break-foul", "frame-over"):
-    REFUSALS[("configure", _phase)] = REFUSALS[("configure", "play")]
-    REFUSALS[("name_breaker", _phase)] = REFUSALS[("name_breaker", "play")]
+for _phase in (Phase.FOUL, Phase.BREAK_FOUL, Phase.FRAME_OVER):
+    REFUSALS[("configure", _phase)] = REFUSALS[("configure", Phase.PLAY)]
+    REFUSALS[("name_breaker", _phase)] = REFUSALS[("name_breaker", Phase.PLAY)]
 for _phase in IN_FRAME:
     REFUSALS[("next_frame", _phase)] = "the frame is not over yet"
 for _kind in ("configure", "name_breaker", "shoot", "choose", "lapse", "next_frame"):
-    REFUSALS[(_kind, "frame-over")] = REFUSALS.get(
-        (_kind, "frame-over"), "the frame is over: start the next one (next)"
+    REFUSALS[(_kind, Phase.FRAME_OVER)] = REFUSALS.get(
+        (_kind, Phase.FRAME_OVER), "the frame is over: start the next one (next)"
     )
-    REFUSALS[(_kind, "match-over")] = "the match is over: only undo is possible"
+    REFUSALS[(_kind, Phase.MATCH_OVER)] = "the match is over: only undo is possible"
 
 
 class Lifecycle:
@@ -96,13 +121,13 @@ class Lifecycle:
     if the phase has no such transition) the new rules state is kept.
     """
 
-    def __init__(self, rules: MatchState | None = None, phase: str = "lag") -> None:
+    def __init__(self, rules: MatchState | None = None, phase: str = Phase.LAG) -> None:
         self.rules = rules or MatchState()
         self.machine = Machine(
             model=self,
             states=PHASES,
-            transitions=TRANSITIONS,
-            initial=phase,
+            transitions=[_plain(t) for t in TRANSITIONS],
+            initial=str(phase),
             auto_transitions=False,
             queued=True,
         )
@@ -126,12 +151,12 @@ class Lifecycle:
         }
 
     @property
-    def phase(self) -> str:
-        return self.state
+    def phase(self) -> Phase:
+        return _PHASES[self.state]
 
-    def restore(self, phase: str, rules: MatchState) -> None:
+    def restore(self, phase: Phase, rules: MatchState) -> None:
         """Put the machine back to an earlier step (undo)."""
-        self.machine.set_state(phase)
+        self.machine.set_state(str(phase))
         self.rules = rules
 
     def apply(self, event: Event) -> None:
@@ -152,7 +177,7 @@ class Lifecycle:
         rules = self.rules
         match event:  # shots first: nearly every event of a match is one
             case Shot():
-                return shots.play_shot(rules, event, opening=phase == "break")
+                return shots.play_shot(rules, event, opening=phase == Phase.BREAK)
             case Players() | Race() | Target() | Option():
                 return setup.configure(rules, event), "configure"
             case Break(side):
@@ -172,8 +197,8 @@ def diagram() -> str:
 
     machine = GraphMachine(
         states=PHASES,
-        transitions=TRANSITIONS,
-        initial="lag",
+        transitions=[_plain(t) for t in TRANSITIONS],
+        initial=str(Phase.LAG),
         auto_transitions=False,
         graph_engine="mermaid",
         title="Frame lifecycle",

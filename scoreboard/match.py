@@ -1,6 +1,7 @@
 """A match: the lifecycle plus its history, so any number of steps can be undone exactly."""
 
 from scoreboard.lifecycle import Lifecycle
+from scoreboard.phase import CHOOSING, SHOOTING, Phase
 from scoreboard.rules import penalty
 from scoreboard.rules.errors import RuleError
 from scoreboard.rules.events import Event
@@ -107,12 +108,12 @@ class Match:
             "race": s.race,
             "target": s.target,
             "breaker": s.breaker,
-            "striker": s.striker if phase in ("break", "play") else None,
-            "decider": s.decider if phase in ("foul", "break-foul") else None,
+            "striker": s.striker if phase in SHOOTING else None,
+            "decider": s.decider if phase in CHOOSING else None,
             "score": s.score.as_dict(),
             "frames": s.frames.as_dict(),
             "balls_on_table": s.balls_on_table,
-            "winner": s.winner if phase == "match-over" else None,
+            "winner": s.winner if phase == Phase.MATCH_OVER else None,
             "frame_winner": s.frame_winner,
             "foul": None
             if foul is None
@@ -124,10 +125,8 @@ class Match:
                 "on_break": foul.on_break,
                 "lapsed": foul.lapsed,
             },
-            "choices": [str(c) for c in penalty.choices(s)]
-            if phase in ("foul", "break-foul")
-            else [],
-            "rack": [list(row) for row in s.rack] if phase == "break" and s.rack else None,
+            "choices": [str(c) for c in penalty.choices(s)] if phase in CHOOSING else [],
+            "rack": [list(row) for row in s.rack] if phase == Phase.BREAK and s.rack else None,
             "frame_scores": [list(pair) for pair in s.frame_scores],
             "jumped_ball": str(s.jumped_ball),
             "stats": {

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from scoreboard.inputs.events import ButtonHold, ButtonPress, Pot
 from scoreboard.match import Match
 from scoreboard.matchlog import UNDO
+from scoreboard.phase import CHOOSING, SHOOTING, Phase
 from scoreboard.rules.events import Break, Choice, Choose, Lapse, NextFrame, Shot
 from scoreboard.rules.fouls import FOUL_KINDS, FoulKind
 from scoreboard.rules.sides import SIDES
@@ -102,40 +103,40 @@ class Panel:
     # -- inputs ---------------------------------------------------------------------------------
     def _pot(self, t: float) -> Outcome:
         phase = self.match.phase
-        if phase in ("foul", "break-foul"):
+        if phase in CHOOSING:
             return Outcome(hint="penalty-ball")  # D-1: the penalty ball dropped into a pocket
         open_shot = self._still_open()
         if open_shot and not open_shot.shot.fouls and t - open_shot.changed <= self.shot_pause:
             shot = replace(open_shot.shot, pots=open_shot.shot.pots + 1)
             return self._enter(shot, open_shot.on_break, changed=t, foul_at=None, amend=True)
-        if phase in ("break", "play"):
-            return self._enter(Shot(pots=1), phase == "break", changed=t, foul_at=None)
-        return Outcome(hint="who-breaks" if phase == "lag" else "ball-after-frame")
+        if phase in SHOOTING:
+            return self._enter(Shot(pots=1), phase == Phase.BREAK, changed=t, foul_at=None)
+        return Outcome(hint="who-breaks" if phase == Phase.LAG else "ball-after-frame")
 
     def _press(self, side: str) -> Outcome:
         phase, s = self.match.phase, self.match.state
-        if phase == "lag":
+        if phase == Phase.LAG:
             return Outcome(items=(Break(side),))  # GR-8.4
-        if phase in ("break", "play"):
+        if phase in SHOOTING:
             if side == s.striker:
                 return Outcome(hint="hold-to-pot")
             # GR-7.2: the one not at the table presses: the striker's shot ended without a pot.
             return Outcome(items=(Shot(),))
-        if phase == "foul":  # GR-7.4: the player who will shoot presses
+        if phase == Phase.FOUL:  # GR-7.4: the player who will shoot presses
             return Outcome(items=(Choose(Choice.PLAY if side == s.decider else Choice.PASS),))
-        if phase == "break-foul":  # GR-13.2 (1)/(2): accept the position; this player shoots
+        if phase == Phase.BREAK_FOUL:  # GR-13.2 (1)/(2): accept the position; this player shoots
             choice = Choice.ACCEPT_PLAY if side == s.decider else Choice.ACCEPT_PASS
             return Outcome(items=(Choose(choice),))
-        if phase == "frame-over":
+        if phase == Phase.FRAME_OVER:
             return Outcome(items=(NextFrame(),))
         return Outcome(hint="match-over")
 
     def _hold(self, side: str, t: float) -> Outcome:
         phase, s = self.match.phase, self.match.state
-        if phase in ("break", "play"):
+        if phase in SHOOTING:
             # A ball entered by hand: a table without sensors, or one a sensor missed.
             return self._pot(t) if side == s.striker else Outcome(hint="not-your-turn")
-        if phase == "break-foul":  # GR-13.2 (3)/(4): re-rack; this player breaks
+        if phase == Phase.BREAK_FOUL:  # GR-13.2 (3)/(4): re-rack; this player breaks
             choice = Choice.RERACK_BREAK if side == s.decider else Choice.RERACK_PASS
             return Outcome(items=(Choose(choice),))
         return self._press(side)
@@ -157,15 +158,15 @@ class Panel:
             # that ended the frame too (the stroke had not ended when the rule was broken).
             shot = replace(open_shot.shot, fouls=(FoulKind.OTHER,))
             return self._enter(shot, open_shot.on_break, open_shot.changed, foul_at=t, amend=True)
-        if phase not in ("break", "play"):
+        if phase not in SHOOTING:
             hints = {
-                "lag": "who-breaks",
-                "match-over": "match-over",
-                "frame-over": "ball-after-frame",
+                Phase.LAG: "who-breaks",
+                Phase.MATCH_OVER: "match-over",
+                Phase.FRAME_OVER: "ball-after-frame",
             }
             return Outcome(hint=hints.get(phase, "choose"))
         shot = Shot(fouls=(FoulKind.OTHER,))
-        return self._enter(shot, phase == "break", changed=t, foul_at=t)
+        return self._enter(shot, phase == Phase.BREAK, changed=t, foul_at=t)
 
     def _undo(self, t: float) -> Outcome:
         asked, self._new_match_asked = self._new_match_asked, None

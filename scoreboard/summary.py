@@ -4,6 +4,7 @@ finished (or abandoned) match for the archive and `scoreboard history`."""
 from datetime import UTC, datetime
 
 from scoreboard.match import Match
+from scoreboard.phase import Phase
 
 STARTED = "# match started "
 
@@ -16,7 +17,7 @@ def summarise(match: Match, lines: list[str], *, ended: datetime | None = None) 
         "players": s["players"],
         "race": s["race"],
         "target": s["target"],
-        "finished": s["phase"] == "match-over",
+        "finished": s["phase"] == Phase.MATCH_OVER,
         "winner": s["winner"],
         "frames": s["frames"],
         "frame_scores": s["frame_scores"],

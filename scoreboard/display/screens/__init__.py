@@ -4,15 +4,16 @@ from scoreboard.display.canvas import Canvas
 from scoreboard.display.i18n import translator
 from scoreboard.display.screens import break_foul, foul, frame_over, lag, opening_break, play
 from scoreboard.display.screens.faults import overlay
+from scoreboard.phase import Phase
 
 PHASES = {
-    "lag": lag,
-    "break": opening_break,
-    "play": play,
-    "foul": foul,
-    "break-foul": break_foul,
-    "frame-over": frame_over,
-    "match-over": frame_over,
+    Phase.LAG: lag,
+    Phase.BREAK: opening_break,
+    Phase.PLAY: play,
+    Phase.FOUL: foul,
+    Phase.BREAK_FOUL: break_foul,
+    Phase.FRAME_OVER: frame_over,
+    Phase.MATCH_OVER: frame_over,
 }
 
 

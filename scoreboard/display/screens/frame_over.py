@@ -2,10 +2,11 @@
 
 from scoreboard.display.canvas import ROWS
 from scoreboard.display.screens.parts import buttons, frames_text, name, score_text
+from scoreboard.phase import Phase
 
 
 def draw(c, snap, t) -> int:
-    match_over = snap["phase"] == "match-over"
+    match_over = snap["phase"] == Phase.MATCH_OVER
     if match_over:
         c.bar(ROWS[0], t.gettext("Match over"))
         winner, big, small = snap["winner"], frames_text(snap), score_text(snap)
