@@ -127,8 +127,10 @@ def _area(rect) -> int:
 class _ChangedOnly:
     """What both controllers share: the copy of the panel, and when it is unknown."""
 
-    def _start(self):
+    def __init__(self, serial_interface=None, **kwargs):
+        # Before luma's constructor, whose start-up clear is our first (whole) frame.
         self._held: list[bytes] | None = None  # None: the panel's contents are unknown
+        super().__init__(serial_interface, **kwargs)
 
     def forget(self) -> None:
         """The panel's contents are unknown (re-initialised, power-cycled): the next
@@ -149,10 +151,6 @@ class ssd1306(_ChangedOnly, luma.ssd1306):
     """luma's SSD1306, sending a column/page window (horizontal addressing, set by luma's
     initialisation) per changed rectangle; the data fills the window page by page."""
 
-    def __init__(self, serial_interface=None, **kwargs):
-        self._start()
-        super().__init__(serial_interface, **kwargs)
-
     _gap = SSD1306_WINDOW
 
     @staticmethod
@@ -169,10 +167,6 @@ class ssd1306(_ChangedOnly, luma.ssd1306):
 class sh1106(_ChangedOnly, luma.sh1106):
     """luma's SH1106 (page addressing only), sending per changed page its page address,
     the first column (with the panel's column offset) as two nibbles, and the bytes."""
-
-    def __init__(self, serial_interface=None, **kwargs):
-        self._start()
-        super().__init__(serial_interface, **kwargs)
 
     _gap = SH1106_PAGE
 
