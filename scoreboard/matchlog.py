@@ -36,7 +36,7 @@ class LogError(ValueError):
 
 
 def _count(text: str, what: str) -> int:
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):  # str.isdigit() takes '٣' and '³' too
         raise ValueError(f"{what} must be a whole number, not {text!r}")
     return int(text)
 

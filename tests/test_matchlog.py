@@ -21,6 +21,11 @@ from scoreboard.matchlog import LogError, format_event, parse, replay
         ("undo", 1, "nothing to undo"),
         ("break A\nshot foul=push\nchoose sideways", 3, "unknown choice 'sideways'"),
         ("race 0", 1, "race is 1 to 99 frames"),
+        ("break A\nshot pots=\u0663", 2, "pots must be a whole number"),  # Arabic-Indic 3
+        ("race \u00b2", 1, "race must be a whole number"),  # superscript 2
+        # The first wrong line in order, a rule (line 2) before a format error (line 3).
+        ("break A\nchoose play\nfly away", 2, "there is no foul to choose after"),
+        ("break A\nfly away\nchoose play", 2, "unknown event 'fly'"),
     ],
 )
 def test_bad_logs_name_the_line_and_why(log, line, why):

@@ -57,6 +57,12 @@ def test_FP_8_D_4_a_jumped_ball_foul_spots_at_least_its_ball():
     assert s["foul"]["to_spot"] == 1
 
 
+def test_FP_8_never_more_balls_spotted_than_left_play():
+    # All 16 fell on a jumped-ball foul: no 17th ball could have jumped.
+    s = play("break A\nshot\nshot pots=16 foul=jumped-ball")
+    assert s["foul"]["to_spot"] == 16
+
+
 def test_GR_9_1_GR_12_new_frame_full_rack_and_the_coloured_ball_in_the_house():
     s = play("race 2\nbreak A\nshot pots=8\nnext")
     assert s["rack"] == [list(r) for r in layout(15)] and s["balls_on_table"] == 16

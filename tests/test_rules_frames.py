@@ -52,9 +52,18 @@ def test_D_3_rerack_inside_a_frame_does_not_change_the_next_breaker():
     assert s["breaker"] == "B"  # A was due to break frame 1, so B breaks frame 2
 
 
-def test_D_3_an_override_makes_the_named_player_due():
-    s = play("race 3\nbreak A\nshot pots=8\nnext\nbreak A\nshot pots=8\nnext")
-    assert s["breaker"] == "B" and s["frame"] == 3
+def test_GR_14_a_later_frame_refuses_a_breaker_who_is_not_due():
+    with pytest.raises(LogError, match="line 5: B breaks frame 2: players alternate"):
+        play("race 3\nbreak A\nshot pots=8\nnext\nbreak A")
+
+
+def test_GR_14_naming_the_due_breaker_of_a_later_frame_changes_nothing():
+    s = play("race 3\nbreak A\nshot pots=8\nnext\nbreak B\nshot pots=8\nnext")
+    assert s["breaker"] == "A" and s["frame"] == 3
+
+
+def test_GR_8_4_the_first_frame_breaker_may_be_changed_before_the_first_shot():
+    assert play("break A\nbreak B")["breaker"] == "B"
 
 
 def test_next_mid_frame_is_refused():

@@ -9,13 +9,18 @@ FULL_RACK = layout(WHITE_BALLS)  # GR-9.1
 
 
 def choose_breaker(state: MatchState, side: Side) -> MatchState:
-    """GR-8.4: the lag winner breaks or makes the opponent break; later frames may override D-3.
+    """GR-8.4: the lag winner breaks or makes the opponent break.
 
     Whoever is named becomes the player *due* to break this frame, so the next
-    frame goes to the other one (D-3).
+    frame goes to the other one (D-3); in a later frame only that player may be named.
     """
     if state.frame_shots:
         raise RuleError("the breaker is chosen before the frame's first shot")
+    if state.frame > 1 and side != state.due_breaker:
+        # GR-14, D-3: from the second frame on, the break alternates; nobody chooses it.
+        raise RuleError(
+            f"{state.due_breaker} breaks frame {state.frame}: players alternate (GR-14)"
+        )
     return replace(state, due_breaker=side, breaker=side, striker=side, rack=FULL_RACK)
 
 

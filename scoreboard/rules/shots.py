@@ -85,7 +85,7 @@ def play_shot(state: MatchState, shot: Shot, *, opening: bool) -> tuple[MatchSta
             state,
             shooter,
             verdict.fouls,
-            to_spot=spots_needed(shot, verdict.fouls),
+            to_spot=spots_needed(shot, verdict.fouls, state.balls_on_table),
             opening=opening,
             **common,
         )

@@ -7,8 +7,9 @@ from scoreboard.rules.fouls import FoulKind
 # full, toward the centre spot; several at once touch each other. The displays draw it.
 
 
-def spots_needed(shot, fouls) -> int:
+def spots_needed(shot, fouls, on_table: int) -> int:
     """Balls to put back on the table after a foul (FP-8, GR-22.4): all that fell on the
-    stroke and all that left the table; a jumped-ball foul has at least its one ball."""
+    stroke and all that left the table; a jumped-ball foul has at least its one ball. Never
+    more than the `on_table` balls there were to leave play."""
     jumped = max(shot.jumped, 1 if FoulKind.JUMPED_BALL in fouls else 0)
-    return shot.pots + jumped
+    return min(shot.pots + jumped, on_table)
