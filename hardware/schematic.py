@@ -108,7 +108,29 @@ def sensors_sheet() -> schemdraw.Drawing:
             "Never feed the sensors 5 V: neither the Pico's nor the Pi's inputs take it.",
         ],
     )
+    _pico(d, -row * 6 - 4.0, labels)
     return d
+
+
+def _pico(d, y: float, labels: dict) -> None:
+    """The Pico: the six channels in, 3V3 out to the cables with D7 on it, USB to the Pi."""
+    pins = [labels[f"pocket {n} (board)"] for n in range(1, 7)]
+    power = ["3V3(OUT) (pin 36)", "GND (pin 38)"]
+    pico = _module(d, 10.0, y, "Raspberry Pi Pico (the sensor board)", pins, width=6.4, right=power)
+    for n, pin in enumerate(pins, 1):
+        _net(d, 8.8, pico[pin][1], f"pocket {n}", to=pico[pin])
+    out, ground = pico[power[0]], pico[power[1]]
+    d += elm.Line().at(out).to((19.6, out[1]))
+    d += elm.Dot().at((18.4, out[1]))
+    d += elm.Vdd().at((19.6, out[1])).label("3V3", fontsize=9)
+    _text(d, (16.7, out[1] + 0.3), "to the cables", valign="bottom")
+    d += elm.DiodeTVS().at((18.4, out[1])).down().to((18.4, out[1] - 2.2))
+    d += elm.Ground().at((18.4, out[1] - 2.2))
+    _text(d, (18.85, out[1] - 0.95), "D7")
+    _text(d, (18.85, out[1] - 1.45), TVS)
+    d += elm.Line().at(ground).to((17.2, ground[1]))
+    d += elm.Ground().at((17.2, ground[1]))
+    _text(d, (10.0, y - 5.2), "micro-USB: to a USB port of the Pi (power and data)", size=10)
 
 
 def _text(d, at, text, *, size=9, halign="left", valign="center"):
