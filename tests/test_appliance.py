@@ -146,3 +146,18 @@ def test_a_display_that_fails_at_start_is_reported_and_the_appliance_runs(tmp_pa
     assert any("ssd1306" in message for message in said)
     assert a.app.shown.snapshot["phase"] == "lag"
     a.close()
+
+
+@pytest.mark.parametrize("speed", configuration.SPI_SPEEDS)
+def test_every_spi_speed_the_config_takes_is_one_luma_sets_on_the_bus(speed):
+    """luma's spi interface refuses clocks outside its own list (an assert): the config's
+    list must be inside it. spidev ships no fake, so a stand-in takes its place."""
+    from luma.core.interface.serial import noop, spi
+
+    class SpiDev:
+        def open(self, port, device):
+            self.opened = (port, device)
+
+    bus = SpiDev()
+    spi(spi=bus, gpio=noop(), port=0, device=1, bus_speed_hz=speed)
+    assert bus.opened == (0, 1) and bus.max_speed_hz == speed
