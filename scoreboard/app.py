@@ -2,7 +2,8 @@
 
 Every accepted step is applied in memory, appended to the journal and fsynced, and only
 then shown. On start the journal is replayed, so after a power cut the screens show
-exactly the last state they showed.
+exactly the last state they showed. When the disk refuses a write, the step is still shown,
+marked "not saved", and kept in memory until the disk takes it (scoreboard/storage.py).
 """
 
 import logging
@@ -21,13 +22,14 @@ from scoreboard.inputs.events import (
     SensorCleared,
     SensorStuck,
 )
-from scoreboard.journal import Journal
+from scoreboard.journal import last_archived
 from scoreboard.loop import EventLoop
 from scoreboard.match import Match
 from scoreboard.matchlog import LogError, format_event, replay
 from scoreboard.panel import Outcome, Panel
 from scoreboard.pot_ledger import PotLedger
 from scoreboard.rules.errors import RuleError
+from scoreboard.storage import Storage
 from scoreboard.summary import summarise
 
 LOGGER = logging.getLogger("scoreboard")
@@ -71,6 +73,7 @@ class App:
         clock=time.monotonic,
         notifier=None,
         log=None,
+        storage: Storage | None = None,
     ) -> None:
         self.config = config
         self.screens = screens
@@ -80,15 +83,15 @@ class App:
         self.log = log or LOGGER.info
         self.warn = log or LOGGER.warning
         self.loop = EventLoop(self.handle, clock=clock)
-        self.journal = Journal(state_dir)
-        if self.journal.torn:
-            self.warn(str(self.journal.torn))
+        # Taken by the wiring before the displays when it runs for real (the lock).
+        self.storage = storage or Storage(state_dir, log=self.log, warn=self.warn)
+        self.storage.start()
         self.match = self._resume()
         # Which board pots the journal holds (pot_ledger.py). A new match carries them
         # over; a power cut between the archive and the new match's first record leaves
         # them in the last archived journal only.
-        archived = self.journal.list_archive()
-        self.ledger = PotLedger(archived[-1].lines() if archived else [], self.journal.lines)
+        self.ledger = PotLedger(self._last_archived_lines(), self.storage.lines)
+        self.storage.on_durable = self.ledger.durable
         self.panel = self._new_panel()
         self.faults: dict[tuple, dict] = {}
         self.pocket_pots = [0] * 6
@@ -102,26 +105,27 @@ class App:
         t = self.config.timings
         return Panel(self.match, shot_pause=t.shot_pause, foul_kind_window=t.foul_kind_window)
 
-    def _reload(self) -> None:
-        """Back to exactly what the journal holds (after the disk refused a write)."""
-        self.match = replay(self.journal.lines)
-        self.panel.match = self.match
-        self._set_hint("refused")
+    def _last_archived_lines(self) -> list[str]:
+        try:
+            archived = last_archived(self.storage.state_dir)
+            return archived.lines() if archived else []
+        except OSError:
+            return []  # an unreadable archive: the storage fault says so
 
     # -- start ---------------------------------------------------------------------------------
     def _resume(self) -> Match:
         """Replay the journal; start a new match from the config when it is empty."""
-        if not self.journal.lines:
-            self.journal.append(setup_lines(self.config))
+        if not self.storage.lines:
+            self.storage.append(setup_lines(self.config))
         try:
-            return replay(self.journal.lines)
+            return replay(self.storage.lines)
         except LogError as exc:
             # Never refuse to start: keep the match up to the line the rules refuse,
             # archive the journal as it was, and go on from the part that replays.
             self.warn(f"journal: {exc}; the lines from there on are kept in the archive")
-            good = self.journal.lines[: exc.line_no - 1] or setup_lines(self.config)
-            self.journal.archive({"unreplayable": str(exc)})
-            self.journal.append(good)
+            good = self.storage.lines[: exc.line_no - 1] or setup_lines(self.config)
+            self.storage.archive({"unreplayable": str(exc)})
+            self.storage.append(good)
             return replay(good)
 
     def start(self) -> None:
@@ -148,8 +152,9 @@ class App:
         if extra is not None:
             extra(event)
             return
+        self.storage.retry()  # records kept while the disk refused them go first
         if self.ledger.is_board_pot(event) and not self.ledger.admit(event):
-            return  # held already (acked again), or an earlier one is not held yet
+            return  # taken already (acked again once durable), or an earlier one is not
         match event:
             case BoardHello():
                 self.faults.pop(("board-lost",), None)
@@ -171,25 +176,21 @@ class App:
             self.new_match()
         elif not (outcome.items and self.commit(outcome, mark=mark)) and mark:
             self._write(mark)  # a pot that scored nothing is still one the board may forget
-        if not self.ledger.settle(pot):
-            return  # not durable: the board keeps it and resends
         if outcome.hint:
             self._set_hint(outcome.hint)
 
     def _write(self, lines: list[str]) -> bool:
-        """Append one record; False (and logged) if the disk refused it."""
-        before = self.journal.bytes_written
-        try:
-            self.journal.append(lines)
-        except Exception as exc:
-            self.warn(f"journal: could not write ({exc}); the step is not taken")
-            return False
-        self._frame_bytes += self.journal.bytes_written - before
-        self.ledger.note(lines)
-        return True
+        """Append one record: True once durable (its board pots acked by `ledger.durable`);
+        else kept until the disk takes it."""
+        self.ledger.take(lines)
+        before = self.storage.bytes_written
+        durable = self.storage.append(lines)
+        self._frame_bytes += self.storage.bytes_written - before
+        return durable
 
     def commit(self, outcome: Outcome, *, mark: list[str] = ()) -> bool:
-        """Apply, make durable, then (the caller) show. A refused step is a hint, never a crash."""
+        """Apply, make durable (or keep until the disk takes it), then (the caller) show.
+        A step the rules refuse is a hint, never a crash."""
         items = list(outcome.items)
         frame, phase = self.match.state.frame, self.match.phase
         try:
@@ -198,9 +199,7 @@ class App:
             self.log(f"refused: {exc}")
             self._set_hint("refused")
             return False
-        if not self._write([format_event(item) for item in items] + list(mark)):
-            self._reload()  # not durable, so not shown
-            return False
+        self._write([format_event(item) for item in items] + list(mark))
         self.panel.applied(outcome)
         if self.match.phase in ("frame-over", "match-over") and phase not in (
             "frame-over",
@@ -216,19 +215,12 @@ class App:
 
     def new_match(self) -> None:
         """Archive this match (finished or not) and start a new one from the config."""
-        meta = summarise(self.match, self.journal.lines)
-        try:
-            path = self.journal.archive(meta)
-            self.log(f"match archived as {path}")
-            self.journal.append(setup_lines(self.config) + self.ledger.carry())
-        except Exception as exc:
-            # The journal is as the disk left it (the old match, or empty, which a restart
-            # also starts anew): show exactly that.
-            self.warn(f"journal: could not start a new match ({exc})")
-            self._reload()
-            return
+        meta = summarise(self.match, self.storage.lines)
+        # In memory at once; on disk in this order, now or once the disk takes it again.
+        self.storage.archive(meta)
+        self._write(setup_lines(self.config) + self.ledger.carry())
         self.hint = None  # the question about a new match is answered
-        self.match = replay(self.journal.lines)
+        self.match = replay(self.storage.lines)
         self.panel = self._new_panel()
         self.pocket_pots = [0] * 6
 
@@ -257,7 +249,11 @@ class App:
     # -- output --------------------------------------------------------------------------------
     def show(self) -> None:
         """Redraw every screen (each redraws only if its picture changed)."""
-        shown = Shown(self.match.snapshot(), tuple(self.faults.values()), self.hint)
+        faults = tuple(self.faults.values())
+        if (not_saved := self.storage.shown_fault()) is not None:
+            faults = (not_saved, *faults)  # first: it is what the table must know now
+            self.storage.keep_trying(self.loop.call_later, self.show)
+        shown = Shown(self.match.snapshot(), faults, self.hint)
         if shown == self.shown:
             return
         self.shown = shown
@@ -268,4 +264,4 @@ class App:
                 self.warn(f"display {screen}: {exc}")
 
     def close(self) -> None:
-        self.journal.close()
+        self.storage.close()

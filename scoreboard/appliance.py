@@ -7,13 +7,14 @@ way the same App, loop, panel and journal run.
 
 import time
 
-from scoreboard.app import App
+from scoreboard.app import LOGGER, App
 from scoreboard.config import Config
 from scoreboard.display import create_displays
 from scoreboard.inputs.buttons import Buttons
 from scoreboard.inputs.gpio_lines import LineEdge
 from scoreboard.inputs.gpio_pockets import GpioPockets
 from scoreboard.inputs.sensorboard import SensorBoardLink
+from scoreboard.storage import Storage
 
 
 def screen_specs(config: Config) -> list[dict]:
@@ -70,6 +71,9 @@ class Appliance:
         log=None,
     ) -> None:
         self.config = config
+        # The state folder's lock first: a second `scoreboard run` stops here (JournalError)
+        # before it touches the displays the first one drives.
+        storage = Storage(state_dir, log=log or LOGGER.info, warn=log or LOGGER.warning)
         failed = []
         if screens is None:
             screens = create_displays(
@@ -78,7 +82,13 @@ class Appliance:
                 on_error=lambda spec, why: failed.append(why),
             )
         self.app = App(
-            config, state_dir=state_dir, screens=screens, clock=clock, notifier=notifier, log=log
+            config,
+            state_dir=state_dir,
+            screens=screens,
+            clock=clock,
+            notifier=notifier,
+            log=log,
+            storage=storage,
         )
         for why in failed:  # a missing display is reported; the others keep running
             self.app.warn(why)

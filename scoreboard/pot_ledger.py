@@ -9,6 +9,10 @@ The ledger is rebuilt from the marks on start (the journal, and the last archive
 for a cut between an archive and the new match's first record) and carried into each
 new match's first record, so a pot the board resends is recognised across restarts and
 matches.
+
+While the disk refuses writes (scoreboard/storage.py) a taken pot's record waits in memory:
+the pot is counted and shown once (a resend of it is KEPT: nothing counted, nothing acked)
+and acked only when its record reaches the disk (`durable`), so the board keeps it till then.
 """
 
 from collections.abc import Callable, Iterable
@@ -20,6 +24,7 @@ MARK = "# board pot "  # a comment in the journal: store:serial of a board pot i
 TAKE = "take"  # a new pot, next in order: count it and write its mark with it
 DUPLICATE = "duplicate"  # the journal holds it already: ack it again, count nothing
 WAIT = "wait"  # an earlier pot of its store is not in the journal yet: the board resends
+KEPT = "kept"  # taken, its record waiting in memory for the disk: count nothing, ack later
 
 
 def mark_line(store: int, serial: int) -> str:
@@ -30,7 +35,8 @@ class PotLedger:
     """The highest serial the journal holds for each board store, and the acks that follow."""
 
     def __init__(self, *journals: Iterable[str]) -> None:
-        self.held: dict[int, int] = {}
+        self.held: dict[int, int] = {}  # on disk
+        self.taken: dict[int, int] = {}  # counted: on disk or waiting in memory for it
         self.ack: Callable[[int, int], None] | None = None  # the link's, once wired
         for lines in journals:
             self.note(lines)
@@ -40,13 +46,16 @@ class PotLedger:
         return isinstance(event, Pot) and event.store is not None and event.serial is not None
 
     def decide(self, pot: Pot) -> str:
-        """TAKE, DUPLICATE or WAIT for a board pot."""
+        """TAKE, DUPLICATE, KEPT or WAIT for a board pot."""
         # The link hands a board's pots over in order from what the board had acked,
         # so the first we see of a store sets where its serials stand.
         held = self.held.setdefault(pot.store, pot.serial - 1)
+        taken = max(held, self.taken.get(pot.store, held))
         if pot.serial <= held:
             return DUPLICATE
-        if pot.serial > held + 1:
+        if pot.serial <= taken:
+            return KEPT
+        if pot.serial > taken + 1:
             return WAIT
         return TAKE
 
@@ -65,24 +74,36 @@ class PotLedger:
 
     def note(self, lines: Iterable[str]) -> None:
         """Lines now durable in the journal: the marks among them are held."""
-        for line in lines:
-            if line.startswith(MARK):
-                store, serial = map(int, line[len(MARK) :].split(":"))
-                self.held[store] = max(serial, self.held.get(store, 0))
+        for store, serial in _marks(lines):
+            self.held[store] = max(serial, self.held.get(store, 0))
 
-    def settle(self, pot: Pot | None) -> bool:
-        """After the write: True (and the board acked) if the pot is durable or not a board's."""
-        if pot is None or not self.is_board_pot(pot):
-            return True
-        if self.held.get(pot.store, -1) < pot.serial:
-            return False  # not durable: the board keeps it and resends
-        self._ack(pot)
-        return True
+    def take(self, lines: Iterable[str]) -> None:
+        """Lines the match has taken (written now, or kept until the disk takes them)."""
+        for store, serial in _marks(lines):
+            self.taken[store] = max(serial, self.taken.get(store, 0))
+
+    def durable(self, lines: Iterable[str]) -> None:
+        """A record is on disk: its pots are held, and the board may forget them."""
+        self.note(lines)
+        for store, serial in _marks(lines):
+            if self.ack is not None:
+                self.ack(serial, store)
 
     def carry(self) -> list[str]:
         """The marks a new match's first record starts with, so resends are still known."""
-        return [mark_line(store, serial) for store, serial in self.held.items()]
+        stores = self.held | self.taken
+        return [
+            mark_line(store, max(self.held.get(store, 0), self.taken.get(store, 0)))
+            for store in stores
+        ]
 
     def _ack(self, pot: Pot) -> None:
         if self.ack is not None:
             self.ack(pot.serial, pot.store)
+
+
+def _marks(lines: Iterable[str]):
+    for line in lines:
+        if line.startswith(MARK):
+            store, serial = map(int, line[len(MARK) :].split(":"))
+            yield store, serial

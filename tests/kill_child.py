@@ -37,7 +37,7 @@ class Steps:
 
     def __call__(self, what, detail=None, snapshot=None):
         self.count += 1
-        lines = len(self.app.journal.lines) if self.app else -1
+        lines = len(self.app.storage.lines) if self.app else -1
         archived = len(list_archive(self.state_dir)) if what == "show" else None
         line = [self.count, what, detail, lines, archived, snapshot]
         try:

@@ -11,7 +11,7 @@ from scoreboard.display import DISPLAYS, LANGUAGES
 from scoreboard.display.catalogs import parse_po, po_files
 from scoreboard.display.i18n import translator
 from scoreboard.display.render import canvas, panel
-from scoreboard.display.screens.faults import HINTS, MESSAGES
+from scoreboard.display.screens.faults import HINTS, MESSAGES, NOT_SAVED, TO_DO, WHAT_IS_WRONG
 from scoreboard.display.screens.parts import KINDS
 
 LONG_NAMES = {"A": "Олександра-Вікторія Щербатюк", "B": "Maximilian Alexander von Ünterberg"}
@@ -47,6 +47,13 @@ def variants():
         yield f"fault-{fault}", SAMPLES["play"], {"faults": [{"kind": fault, "pocket": 6}]}
     for hint in HINTS:
         yield f"hint-{hint}", SAMPLES["foul"], {"hint": hint}
+    path = "/var/lib/scoreboard/journal.log"
+    for problem in WHAT_IS_WRONG:
+        for page in range(4):
+            fault = {"kind": "not-saved", "problem": problem, "path": path, "page": page}
+            yield f"not-saved-{problem}-{page}", SAMPLES["play"], {"faults": [fault]}
+    fault = {"kind": "not-saved", "problem": "full", "path": path, "page": 0}
+    yield "hint-while-not-saved", SAMPLES["foul"], {"hint": "refused", "faults": [fault]}
 
 
 @pytest.mark.parametrize("display", OLEDS)
@@ -81,6 +88,7 @@ def test_shortening_never_cuts_a_glyph():
 def used_phrases() -> set[str]:
     """Every literal passed to gettext/ngettext in the display code, plus the tables."""
     found = set(KINDS.values()) | set(MESSAGES.values()) | set(HINTS.values()) | {"Fault: {kind}"}
+    found |= set(WHAT_IS_WRONG.values()) | set(TO_DO.values()) | {NOT_SAVED}
     root = Path(__file__).parents[1] / "scoreboard" / "display"
     for path in root.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

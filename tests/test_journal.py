@@ -67,11 +67,13 @@ def test_appended_records_replay_in_order(tmp_path):
         assert j.bytes_written == 0
 
 
-def test_record_format_is_readable_text_with_ten_bytes_of_overhead():
-    assert encode(["shot pots=2"]) == b"shot pots=2\n=%08x\n" % __import__("zlib").crc32(
-        b"shot pots=2\n"
-    )
-    assert len(encode(["undo", "shot"])) == len(b"undo\nshot\n") + 10
+def test_record_format_is_readable_text_with_its_number_in_the_marker():
+    import zlib
+
+    crc = zlib.crc32(b"7", zlib.crc32(b"shot pots=2\n"))
+    assert encode(["shot pots=2"], 7) == b"shot pots=2\n=%08x 7\n" % crc
+    assert len(encode(["undo", "shot"], 12)) == len(b"undo\nshot\n") + 13
+    assert encode(["shot"]) == b"shot\n=%08x\n" % zlib.crc32(b"shot\n")  # unnumbered: as before
 
 
 @pytest.mark.parametrize(
@@ -314,13 +316,91 @@ def test_a_failed_fsync_is_an_error_and_the_record_is_not_counted(tmp_path, monk
     assert read_journal(tmp_path).lines == ["race 2"]
 
 
-def test_a_journal_that_cannot_be_repaired_refuses_further_appends(tmp_path, monkeypatch):
-    def broken(fd, *args):
-        raise OSError(errno.EIO, "Input/output error")
+def test_a_failed_cut_after_a_failed_write_does_not_wedge_the_journal(tmp_path, monkeypatch):
+    real_write, real_fsync = os.write, os.fsync
+    disk = {"broken": True}
+
+    def write(fd, data):
+        if disk["broken"]:
+            real_write(fd, bytes(data[:4]))  # a fragment reaches the file
+            raise OSError(errno.EIO, "Input/output error")
+        return real_write(fd, data)
+
+    def fsync(fd):
+        if disk["broken"]:
+            raise OSError(errno.EIO, "Input/output error")
+        real_fsync(fd)
 
     with Journal(tmp_path) as j:
-        monkeypatch.setattr(os, "fsync", broken)
-        with pytest.raises(JournalError):
-            j.append(["race 2"])
-        with pytest.raises(JournalError, match="closed"):
-            j.append(["race 3"])
+        j.append(["race 2"])
+        monkeypatch.setattr(os, "write", write)
+        monkeypatch.setattr(os, "fsync", fsync)
+        monkeypatch.setattr(os, "ftruncate", lambda fd, size: fsync(fd))  # the cut fails too
+        for _ in range(2):
+            with pytest.raises(JournalError, match="Input/output"):
+                j.append(["race 3"])
+        monkeypatch.undo()  # the disk is well again: the fragment goes, the record goes in
+        j.append(["race 4"])
+        assert j.lines == ["race 2", "race 4"]
+    assert read_journal(tmp_path) == journal.Replay(["race 2", "race 4"], None)
+
+
+def test_a_repeated_whole_record_is_detected_and_not_replayed_twice(tmp_path):
+    with Journal(tmp_path) as j:
+        for record in RECORDS:
+            j.append(record)
+    data = (tmp_path / "journal.log").read_bytes()
+    _, ends = sample()
+    # record 4 (a shot) again right after itself, and record 2 again at the end
+    sizes = [len(journal.encode(r, n)) for n, r in enumerate(RECORDS, 1)]
+    starts = [sum(sizes[:i]) for i in range(len(sizes))]
+    fourth = data[starts[3] : starts[3] + sizes[3]]
+    second = data[starts[1] : starts[1] + sizes[1]]
+    doubled = data[: starts[4]] + fourth + data[starts[4] :] + second
+    (tmp_path / "journal.log").write_bytes(doubled)
+    replay = read_journal(tmp_path)
+    assert replay.lines == lines_of(RECORDS) and replay.duplicates == 2 and replay.torn is None
+    with Journal(tmp_path) as j:
+        assert j.lines == lines_of(RECORDS) and j.duplicates == 2
+        j.append(["next"])  # numbered after the highest: read back once
+    assert read_journal(tmp_path).lines == lines_of(RECORDS) + ["next"]
+
+
+def test_a_record_with_a_used_number_but_other_content_is_cut(tmp_path):
+    data = journal.encode(["race 2"], 1) + journal.encode(["race 3"], 2)
+    forged = journal.encode(["race 9"], 2)
+    replay = parse(data + forged)
+    assert replay.lines == ["race 2", "race 3"] and replay.torn.reason == "record out of order"
+
+
+def test_journals_written_before_records_were_numbered_still_read(tmp_path):
+    old = journal.encode(["race 2"]) + journal.encode(["break A"])
+    with Journal(write_journal(tmp_path, old)) as j:
+        assert j.lines == ["race 2", "break A"] and j.torn is None
+        j.append(["shot pots=1"])
+    assert read_journal(tmp_path).lines == ["race 2", "break A", "shot pots=1"]
+
+
+def test_the_lock_is_on_the_directory_so_deleting_a_lock_file_lets_no_one_in(tmp_path):
+    first = Journal(tmp_path)
+    for name in os.listdir(tmp_path):
+        if name != journal.JOURNAL_NAME:
+            os.remove(tmp_path / name)
+    with pytest.raises(JournalError, match="in use"):
+        Journal(tmp_path)
+    first.close()
+    Journal(tmp_path).close()
+
+
+def test_the_newest_archived_match_is_found_through_the_index(tmp_path):
+    with Journal(tmp_path) as j:
+        for n in range(3):
+            j.append([f"race {n + 1}"])
+            j.archive({"n": n})
+    assert (tmp_path / "archive" / "last").read_text() == "3"
+    assert journal.last_archived(tmp_path).lines() == ["race 3"]
+    (tmp_path / "archive" / "last").write_text("2")  # stale: 0003 exists after it
+    assert journal.last_archived(tmp_path).number == 3
+    (tmp_path / "archive" / "last").write_text("garbage")
+    assert journal.last_archived(tmp_path).number == 3
+    assert journal.last_archived(tmp_path / "none") is None

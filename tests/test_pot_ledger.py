@@ -1,7 +1,7 @@
 """The pot ledger on its own: which board pots to take, which are resends, what is acked."""
 
 from scoreboard.inputs.events import Pot
-from scoreboard.pot_ledger import DUPLICATE, TAKE, WAIT, PotLedger, mark_line
+from scoreboard.pot_ledger import DUPLICATE, KEPT, TAKE, WAIT, PotLedger, mark_line
 
 
 def board_pot(serial, store=7, pocket=1):
@@ -23,18 +23,26 @@ def test_a_pot_is_acked_only_once_its_mark_is_durable():
     pot = board_pot(1)
     assert ledger.admit(pot)
     assert ledger.mark(pot) == [mark_line(7, 1)]
-    assert not ledger.settle(pot) and acked == []  # the write failed: not held
-    ledger.note(ledger.mark(pot))
-    assert ledger.settle(pot) and acked == [(7, 1)]
+    ledger.take(ledger.mark(pot))  # counted, its record kept in memory: the disk refused it
+    assert ledger.decide(pot) == KEPT and not ledger.admit(pot) and acked == []
+    assert ledger.decide(board_pot(2)) == TAKE  # the next one is not held up
+    ledger.durable(ledger.mark(pot))
+    assert acked == [(7, 1)]
     assert not ledger.admit(pot) and acked == [(7, 1), (7, 1)]  # a resend: acked again
 
 
 def test_gpio_pots_and_other_inputs_are_not_the_ledgers():
     ledger = PotLedger()
-    assert ledger.mark(Pot(3, 1.0)) == [] and ledger.settle(Pot(3, 1.0)) and ledger.settle(None)
+    assert ledger.mark(Pot(3, 1.0)) == []
     assert not PotLedger.is_board_pot(Pot(3, 1.0))
 
 
 def test_a_new_match_carries_every_store():
     ledger = PotLedger([mark_line(7, 3), mark_line(8, 11)])
     assert PotLedger(ledger.carry()).held == ledger.held
+
+
+def test_a_new_match_carries_pots_still_waiting_for_the_disk():
+    ledger = PotLedger([mark_line(7, 3)])
+    ledger.take([mark_line(7, 5)])
+    assert PotLedger(ledger.carry()).held == {7: 5}

@@ -55,6 +55,6 @@ def run(args) -> int:
             "or set GPIOZERO_PIN_FACTORY=mock"
         ) from None
     signal.signal(signal.SIGTERM, lambda *_: appliance.stop())
-    appliance.app.log(f"scoreboard running, state in {appliance.app.journal.state_dir}")
+    appliance.app.log(f"scoreboard running, state in {appliance.app.storage.state_dir}")
     appliance.run()
     return 0

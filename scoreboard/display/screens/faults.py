@@ -8,6 +8,30 @@ MESSAGES = {
     "sensor-silent": "Pocket {pocket}: silent",
 }
 
+# The journal cannot be written (scoreboard/storage.py): the match goes on in memory. One
+# row of a 128 px display cannot say it all, so the fault turns a page every couple of
+# seconds: that it is not saved, what is wrong, what to do, and where.
+NOT_SAVED = "Not saved"
+WHAT_IS_WRONG = {
+    "full": "Disk is full",
+    "read-only": "Disk is read-only",
+    "denied": "No write access",
+    "not-a-folder": "State dir is a file",
+    "folder": "Journal is a dir",
+    "in-use": "In use elsewhere",
+    "broken": "Disk error",
+}
+TO_DO = {
+    "full": "Free disk space",
+    "read-only": "Remount read-write",
+    "denied": "Fix permissions",
+    "not-a-folder": "Move the file away",
+    "folder": "Move the dir away",
+    "in-use": "Stop the other one",
+    "broken": "Check the disk",
+}
+NOT_SAVED_MARK = "✗"  # at the end of a hint's row while not saved: the mark never leaves
+
 # Hints the panel gives (scoreboard/panel.py), by key: an input this phase ignored, or
 # what to do next. Keys not here are shown as given.
 HINTS = {
@@ -29,13 +53,37 @@ def overlay(c: Canvas, y: int, t, *, faults=(), hint=None):
     """A hint (an input this phase ignored) wins the row for its few seconds; otherwise
     the first fault, with a count of the others. The screen chose a row that never holds
     the score, so the score stays readable whatever goes wrong."""
+    not_saved = any(f["kind"] == "not-saved" for f in faults)
     if hint:
         # A hint from the catalog is translated; any other text is shown as given.
-        c.bar(y, "{s}", s=t.gettext(HINTS.get(hint, hint)))
+        mark = NOT_SAVED_MARK if not_saved else ""
+        c.bar(y, "{s}", right=mark, s=t.gettext(HINTS.get(hint, hint)))
         return
     if not faults:
         return
     first = faults[0]
-    text = t.gettext(MESSAGES.get(first["kind"], "Fault: {kind}"))
     more = f"+{len(faults) - 1}" if len(faults) > 1 else ""
+    if first["kind"] == "not-saved":
+        _not_saved(c, y, t, first, more)
+        return
+    text = t.gettext(MESSAGES.get(first["kind"], "Fault: {kind}"))
     c.bar(y, "!" + text, right=more, kind=first["kind"], pocket=first.get("pocket", "?"))
+
+
+def _not_saved(c: Canvas, y: int, t, fault: dict, more: str):
+    problem = fault.get("problem", "broken")
+    what = t.gettext(WHAT_IS_WRONG.get(problem, WHAT_IS_WRONG["broken"]))
+    todo = t.gettext(TO_DO.get(problem, TO_DO["broken"]))
+    title = t.gettext(NOT_SAVED)
+    # A 256 px row holds the first two pages as one.
+    pages = [f"{title}: {what}", todo] if c.wide else [title, what, todo]
+    page = fault.get("page", 0) % (len(pages) + 1)
+    if page < len(pages):
+        c.bar(y, "!" + pages[page], right=more)
+        return
+    # The path keeps its end, the part that says which file: "…/scoreboard/journal.log".
+    path = fault.get("path", "")
+    room = c.width - 4 - (c.width_of(more) + 6 if more else 0)
+    while len(path) > 2 and c.width_of("!" + path) > room:
+        path = "…" + path[2:]
+    c.bar(y, "!{path}", right=more, path=path)
