@@ -86,9 +86,9 @@ def classify(exc: BaseException, path: str | os.PathLike) -> StorageFault:
         return StorageFault("in-use", str(path), str(exc))
     if isinstance(cause, OSError) and cause.errno is not None:
         where = cause.filename if cause.filename else path
-        return StorageFault(
-            PROBLEMS.get(cause.errno, "broken"), str(where), os.strerror(cause.errno)
-        )
+        # mkdir over a file says "File exists": the same fault as any file in the folder's way.
+        code = errno.ENOTDIR if cause.errno == errno.EEXIST else cause.errno
+        return StorageFault(PROBLEMS.get(code, "broken"), str(where), os.strerror(code))
     return StorageFault("broken", str(path), str(exc))
 
 
@@ -107,14 +107,14 @@ def diagnose(state_dir: str | os.PathLike) -> StorageFault | None:
         if journal.is_dir():
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(journal))
         if os.statvfs(folder).f_flag & os.ST_RDONLY:
-            raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(folder))
+            raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(journal))
         if journal.exists():
             os.close(os.open(journal, os.O_RDWR | os.O_APPEND | os.O_CLOEXEC))
         elif not os.access(folder, os.W_OK):
-            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(folder))
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(journal))
         disk = os.statvfs(folder)
         if disk.f_bavail * disk.f_frsize < FULL_BELOW_BYTES:
-            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(folder))
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(journal))
     except OSError as exc:
         return classify(exc, journal)
     return None

@@ -322,3 +322,17 @@ def test_a_journal_that_does_not_replay_from_its_first_line_still_starts(tmp_pat
     assert s["phase"] == "lag" and s["players"]["A"] == "Гравець A"
     assert list_archive(tmp_path)[0].meta["unreplayable"].startswith("line 1")
     app.close()
+
+
+def test_history_leaves_out_a_damaged_archive_file_with_a_warning(make_app, tmp_path, capsys):
+    from scoreboard.cli import main
+
+    app = make_app(player_a="Olena", player_b="Taras")
+    for t in (10.0, 20.0, 30.0):
+        feed(app, ButtonHold("undo", t), ButtonPress("undo", t + 1))  # three matches archived
+    (tmp_path / "archive" / "0001.json").write_text('{"players": {"A": "Olena"}}')
+    (tmp_path / "archive" / "0002.json").write_text("{not json")
+    assert main(["history", "--state-dir", str(tmp_path), "--csv"]) == 0
+    out, err = capsys.readouterr()
+    assert out.count("Olena") == 1  # the one intact match
+    assert "0001.json is damaged" in err and "0002.json is missing or unreadable" in err

@@ -40,13 +40,28 @@ def register(subparsers) -> None:
 
 
 def rows(state_dir: str) -> list[dict]:
+    """The archived matches; a damaged metadata file is left out with a warning on stderr."""
     out = []
     for archived in list_archive(state_dir):
         meta = archived.meta
+        where = archived.log.with_suffix(".json")
+        if not meta:
+            _warn(f"{where} is missing or unreadable; match {archived.number} left out")
+            continue
         if "players" not in meta:  # a journal set aside, not a match
             continue
-        out.append({"number": archived.number, **meta})
+        row = {"number": archived.number, **meta}
+        try:
+            flat(row)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            _warn(f"{where} is damaged ({type(exc).__name__}: {exc}); match left out")
+            continue
+        out.append(row)
     return out
+
+
+def _warn(message: str) -> None:
+    print(f"scoreboard history: warning: {message}", file=sys.stderr)
 
 
 def _fouls(fouls: dict) -> str:

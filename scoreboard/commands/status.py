@@ -1,10 +1,13 @@
 """`scoreboard status [--state-dir DIR] [--json]`: the state the journal holds, as a restart shows it."""
 
 import json
+import sys
+from pathlib import Path
 
 from scoreboard.cli import UsageError
-from scoreboard.journal import read_journal
+from scoreboard.journal import JOURNAL_NAME, Replay, read_journal
 from scoreboard.matchlog import LogError, replay
+from scoreboard.storage import classify, diagnose
 from scoreboard.summary import describe
 
 DEFAULT_STATE_DIR = "/var/lib/scoreboard"
@@ -31,7 +34,15 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    journal = read_journal(args.state_dir)
+    # What the appliance meets writing its journal, in the words its log uses.
+    fault = diagnose(args.state_dir)
+    try:
+        journal = read_journal(args.state_dir)
+    except OSError as exc:
+        fault = fault or classify(exc, Path(args.state_dir) / JOURNAL_NAME)
+        journal = Replay([], None)
+    if fault is not None:
+        print(f"storage: {fault}; play goes on, not saved", file=sys.stderr if args.json else None)
     try:
         snapshot = replay(journal.lines).snapshot()
     except LogError as exc:
@@ -41,8 +52,8 @@ def run(args) -> int:
     else:
         if not journal.lines:
             print(f"no match in progress in {args.state_dir}")
-            return 0
+            return 1 if fault else 0
         print(describe(snapshot))
         if journal.torn:
             print(str(journal.torn))
-    return 0
+    return 1 if fault else 0

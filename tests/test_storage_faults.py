@@ -1,0 +1,388 @@
+"""Storage faults against the real `scoreboard run`: the table is never blank, nothing is lost.
+
+Each test starts `scoreboard run` as systemd would (gpiozero's mock pins, the simulated sensor
+board on a pseudo-terminal, luma.emulator's capture display writing each frame to a PNG the
+test reads) against a state directory that is really broken: a small tmpfs that is full or
+mounted read-only, a folder or a file where the other should be, an immutable journal
+(chattr +i), a journal root cannot read once the process has no CAP_DAC_OVERRIDE (setpriv).
+It checks that the process stays up (READY=1, no traceback), that the display shows the
+score with the "not saved" fault, and that once the fault is cleared everything shown is on
+disk, the board's pots are acked and the fault is gone. The process runs in real time, so
+every wait is for something observable, with generous timeouts; nothing sleeps a fixed time.
+
+Mounting a tmpfs, chattr and setpriv need root: CI runs as root; elsewhere they are skipped.
+"""
+
+import errno
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops
+
+from scoreboard import config as configuration
+from scoreboard.app import setup_lines
+from scoreboard.display.devices import panel_for
+from scoreboard.display.render import render
+from scoreboard.inputs.simulated_board import SimulatedBoard
+from scoreboard.journal import Journal, list_archive, read_journal
+from scoreboard.matchlog import replay
+
+pytestmark = pytest.mark.skipif(
+    os.geteuid() != 0, reason="tmpfs mounts, chattr and setpriv need root (CI runs as root)"
+)
+
+WAIT = 60.0  # seconds; generous for a busy 2-core machine, never slept
+SCREEN = {"driver": "emulator-capture", "emulates": "ssd1306"}
+CONFIG = """
+[match]
+player_a = "Olena"
+player_b = "Taras"
+[display]
+language = "en"
+[[display.screen]]
+driver = "emulator-capture"
+emulates = "ssd1306"
+[sensors]
+source = "board"
+port = "{port}"
+[service]
+state_dir = "{state}"
+"""
+MATCH = ["players Olena Taras", "race 1", "target 8", "option jumped-ball=foul", "break A"]
+DROP_PRIVILEGE = ["setpriv", "--bounding-set=-dac_override,-dac_read_search", "--"]
+
+
+def wait_until(what: str, condition, timeout: float = WAIT):
+    deadline = time.monotonic() + timeout
+    while not (result := condition()):
+        assert time.monotonic() < deadline, f"never: {what}"
+        time.sleep(0.05)  # polling an outside process: the wait is bounded by the condition
+    return result
+
+
+class Scoreboard:
+    """`scoreboard run` in a subprocess, its sensor board, its display's frames and its log."""
+
+    def __init__(self, tmp_path: Path, state: Path, *, prefix=()):
+        self.state = state
+        self.shots = tmp_path / "shots"
+        self.shots.mkdir(exist_ok=True)
+        self.board, port = SimulatedBoard.open_pty(time.monotonic)
+        self.board.start()
+        config = tmp_path / "scoreboard.toml"
+        config.write_text(CONFIG.format(port=port, state=state))
+        self.notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.notify.bind(str(tmp_path / "notify.sock"))
+        self.notify.settimeout(WAIT)
+        env = {
+            **os.environ,
+            "GPIOZERO_PIN_FACTORY": "mock",
+            "NOTIFY_SOCKET": str(tmp_path / "notify.sock"),
+            "WATCHDOG_USEC": "2000000",
+            "PYTHONPATH": os.pathsep.join(sys.path),
+        }
+        self.proc = subprocess.Popen(
+            [*prefix, sys.executable, "-m", "scoreboard", "run", "--config", str(config)],
+            cwd=self.shots,  # where the capture display writes its frames
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        self.log: list[str] = []
+        threading.Thread(target=self._read_log, daemon=True).start()
+        assert self.notify.recv(100) == b"READY=1"  # after the first frame: systemd is told
+        self.config = configuration.load(config)
+
+    def _read_log(self):
+        for line in self.proc.stderr:
+            self.log.append(line)
+
+    def frame(self) -> Image.Image | None:
+        """The last frame the display showed."""
+        shots = sorted(self.shots.glob("scoreboard_*.png"))
+        for shot in reversed(shots[-2:]):  # the newest may be half written
+            try:
+                return Image.open(shot).convert("RGB")
+            except (OSError, SyntaxError):
+                continue
+        return None
+
+    def shows(self, snapshot: dict, faults=()) -> bool:
+        frame = self.frame()
+        if frame is None:
+            return False
+        expected = render(snapshot, panel_for(SCREEN), lang="en", faults=faults)
+        return ImageChops.difference(frame, expected.convert("RGB")).getbbox() is None
+
+    def wait_shows(self, what: str, snapshot: dict, fault_pages=((),)):
+        """Until the display shows `snapshot` with one of `fault_pages` (a fault's pages turn)."""
+        wait_until(what, lambda: any(self.shows(snapshot, f) for f in fault_pages))
+        assert self.alive()
+
+    def wait_log(self, text: str) -> str:
+        return wait_until(
+            f"{text!r} in the log", lambda: next((s for s in self.log if text in s), None)
+        )
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def stop(self):
+        if self.alive():
+            self.proc.send_signal(signal.SIGTERM)
+            assert self.proc.wait(timeout=WAIT) == 0
+        self.board.close()
+        self.notify.close()
+        assert not any("Traceback" in line for line in self.log), "".join(self.log)
+
+
+def not_saved(problem: str, *paths) -> list[tuple]:
+    """Every page the not-saved fault can be showing: what, where, what to do."""
+    return [
+        ({"kind": "not-saved", "problem": problem, "path": str(path), "page": page},)
+        for path in paths
+        for page in range(4)
+    ]
+
+
+def snapshot(lines) -> dict:
+    return replay(lines).snapshot()
+
+
+def padded_journal(state: Path, lines=MATCH, *, end_at=4091):
+    """A journal whose end is a few bytes short of a page: the next record needs a new block
+    of the filesystem, which a full tmpfs refuses (a record inside the last page would fit)."""
+    with Journal(state) as journal:
+        journal.append(lines)
+        size = journal.path.stat().st_size
+        journal.append(["# padding " + "x" * (end_at - size - 10 - 13)])
+    assert (state / "journal.log").stat().st_size in range(end_at - 3, end_at + 1)
+
+
+def fill(folder: Path) -> Path:
+    filler = folder / "filler"
+    with open(filler, "wb", buffering=0) as f:
+        try:
+            while f.write(b"\0" * 4096):
+                pass
+        except OSError as exc:
+            assert exc.errno == errno.ENOSPC
+    return filler
+
+
+@pytest.fixture
+def tmpfs(tmp_path):
+    mounts = []
+
+    def mount(path: Path, size="256k") -> Path:
+        path.mkdir(parents=True, exist_ok=True)
+        subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)], check=True
+        )
+        mounts.append(path)
+        return path
+
+    yield mount
+    for path in reversed(mounts):
+        subprocess.run(["umount", "-l", str(path)], check=False)
+
+
+@pytest.fixture
+def immutable(tmp_path):
+    paths = []
+
+    def chattr(path: Path, on: bool):
+        subprocess.run(["chattr", "+i" if on else "-i", str(path)], check=True)
+        paths.append(path)
+
+    yield chattr
+    for path in paths:
+        subprocess.run(["chattr", "-i", str(path)], check=False)
+
+
+@pytest.fixture
+def running(tmp_path):
+    started = []
+
+    def start(state: Path, **kw) -> Scoreboard:
+        started.append(Scoreboard(tmp_path, state, **kw))
+        return started[-1]
+
+    yield start
+    for board in started:
+        if board.alive():
+            board.proc.kill()
+            board.proc.wait()
+        board.board.close()
+
+
+def play_two_balls(run: Scoreboard, fault_pages):
+    """Two balls of one stroke while not saved: shown as one shot of two, marked not saved."""
+    run.board.drop_ball(3)
+    run.board.drop_ball(5)
+    two = snapshot(MATCH + ["shot pots=2"])
+    run.wait_shows("two balls, one shot, not saved", two, fault_pages)
+    assert run.board.board.outbox, "acked before it was on disk"
+    return two
+
+
+def all_saved(run: Scoreboard, shown: dict, *, lines_before=MATCH):
+    """Everything shown is on disk, the board's pots are acked, the fault is gone."""
+    run.wait_shows("the same score, saved, no fault", shown)
+    wait_until("the board's pots acked", lambda: not run.board.board.outbox)
+    assert snapshot(read_journal(run.state).lines) == shown
+    assert run.alive()
+
+
+# -- at start ------------------------------------------------------------------------------------
+
+
+def test_a_full_disk_during_play_keeps_the_score_with_no_false_silent_pocket_or_split_shot(
+    tmp_path, tmpfs, running
+):
+    state = tmpfs(tmp_path / "state")
+    padded_journal(state)
+    run = running(state)
+    run.wait_shows("the match", snapshot(MATCH))
+    filler = fill(state)
+    journal = state / "journal.log"
+    two = play_two_balls(run, not_saved("full", journal))
+    line = run.wait_log("storage: the disk is full")
+    # The resent ball keeps coming while not acked; it counts once, so no pocket is "silent".
+    wait_until("the board resent it", lambda: run.board.board.outbox[0][3] is not None)
+    run.wait_shows("still two, one fault only", two, not_saved("full", journal))
+    status = subprocess.run(
+        [sys.executable, "-m", "scoreboard", "status", "--state-dir", str(state)],
+        capture_output=True,
+        text=True,
+    )
+    assert line.split("WARNING ", 1)[1].strip() in status.stdout  # the same words as the log
+    filler.unlink()
+    all_saved(run, two)
+    assert snapshot(read_journal(state).lines)["stats"]["A"]["shots"] == 1
+    run.stop()
+
+
+def test_the_journal_path_is_a_folder(tmp_path, running):
+    state = tmp_path / "state"
+    (state / "journal.log").mkdir(parents=True)
+    run = running(state)
+    new = snapshot(setup_lines(run.config))
+    run.wait_shows("a new match, not saved", new, not_saved("folder", state / "journal.log"))
+    run.board.drop_ball(2)  # in lag: a hint, but a board pot all the same
+    (state / "journal.log").rmdir()
+    all_saved(run, new)
+    run.stop()
+
+
+def test_the_state_folder_is_a_file(tmp_path, running):
+    state = tmp_path / "state"
+    state.write_text("not a folder")
+    run = running(state)
+    new = snapshot(setup_lines(run.config))
+    run.wait_shows("a new match, not saved", new, not_saved("not-a-folder", state))
+    state.unlink()
+    all_saved(run, new)
+    run.stop()
+
+
+def test_the_state_folder_is_read_only(tmp_path, tmpfs, running):
+    state = tmpfs(tmp_path / "state")
+    padded_journal(state)
+    subprocess.run(["mount", "-o", "remount,ro", str(state)], check=True)
+    run = running(state)
+    two = play_two_balls(run, not_saved("read-only", state / "journal.log"))
+    subprocess.run(["mount", "-o", "remount,rw", str(state)], check=True)
+    all_saved(run, two)
+    run.stop()
+
+
+def test_an_immutable_journal(tmp_path, immutable, running):
+    state = tmp_path / "state"
+    padded_journal(state)
+    immutable(state / "journal.log", True)
+    run = running(state)
+    two = play_two_balls(run, not_saved("denied", state / "journal.log"))
+    immutable(state / "journal.log", False)
+    all_saved(run, two)
+    run.stop()
+
+
+def test_an_unreadable_journal(tmp_path, running):
+    state = tmp_path / "state"
+    padded_journal(state)
+    (state / "journal.log").chmod(0)
+    run = running(state, prefix=DROP_PRIVILEGE)  # root without CAP_DAC_OVERRIDE obeys modes
+    new = snapshot(setup_lines(run.config))
+    run.wait_shows("a new match, not saved", new, not_saved("denied", state / "journal.log"))
+    (state / "journal.log").chmod(0o644)
+    all_saved(run, new)
+    # What the journal held that the scoreboard could not read is kept, not overwritten.
+    (set_aside,) = list_archive(state)
+    assert set_aside.lines()[: len(MATCH)] == MATCH and "set_aside" in set_aside.meta
+    run.stop()
+
+
+def test_a_torn_tail_on_a_full_disk(tmp_path, tmpfs, running):
+    state = tmpfs(tmp_path / "state")
+    padded_journal(state)
+    with open(state / "journal.log", "ab") as f:
+        f.write(b"shot po")  # a record cut by a power cut
+    filler = fill(state)
+    run = running(state)
+    paths = [state / "journal.log", state / "torn", state / "torn" / "0001.tail.tmp"]
+    two = play_two_balls(run, not_saved("full", *paths))
+    filler.unlink()
+    all_saved(run, two)
+    assert (state / "torn" / "0001.tail").read_bytes() == b"shot po"
+    run.stop()
+
+
+# -- during play -----------------------------------------------------------------------------------
+
+
+def test_a_failed_cut_after_a_failed_write_does_not_wedge_the_journal(tmp_path, immutable, running):
+    """An immutable journal refuses the write and then the cut: today's code gave up on the
+    journal until a restart; now the records wait and go in once the journal may change."""
+    state = tmp_path / "state"
+    padded_journal(state)
+    run = running(state)
+    run.wait_shows("the match", snapshot(MATCH))
+    immutable(state / "journal.log", True)
+    two = play_two_balls(run, not_saved("denied", state / "journal.log"))
+    immutable(state / "journal.log", False)
+    all_saved(run, two)
+    run.stop()
+
+
+def test_a_second_run_is_refused_before_it_touches_the_display(tmp_path, running):
+    state = tmp_path / "state"
+    first = running(state)
+    first.wait_shows("the first one's match", snapshot(setup_lines(first.config)))
+    for name in os.listdir(state):
+        if name.endswith(".lock"):
+            os.remove(state / name)  # a lock file deleted does not let a second one in
+    config = tmp_path / "second.toml"
+    config.write_text(
+        CONFIG.format(port="/dev/null", state=state).replace(
+            "emulator-capture", "emulator-terminal"
+        )
+    )
+    second = subprocess.run(
+        [sys.executable, "-m", "scoreboard", "run", "--config", str(config)],
+        env={**os.environ, "GPIOZERO_PIN_FACTORY": "mock"},
+        capture_output=True,
+        timeout=WAIT,
+    )
+    assert second.returncode == 2 and b"in use" in second.stderr
+    assert b"\x1b[" not in second.stdout  # the terminal display was never opened (cleared)
+    assert first.alive()
+    first.stop()
