@@ -13,6 +13,7 @@ every wait is for something observable, with generous timeouts; nothing sleeps a
 Mounting a tmpfs, chattr and setpriv need root: CI runs as root; elsewhere they are skipped.
 """
 
+import contextlib
 import errno
 import os
 import signal
@@ -80,7 +81,7 @@ class Scoreboard:
         config.write_text(CONFIG.format(port=port, state=state))
         self.notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         self.notify.bind(str(tmp_path / "notify.sock"))
-        self.notify.settimeout(WAIT)
+        self.notify.settimeout(0.2)
         env = {
             **os.environ,
             "GPIOZERO_PIN_FACTORY": "mock",
@@ -98,8 +99,16 @@ class Scoreboard:
         )
         self.log: list[str] = []
         threading.Thread(target=self._read_log, daemon=True).start()
-        assert self.notify.recv(100) == b"READY=1"  # after the first frame: systemd is told
         self.config = configuration.load(config)
+        self.notified: list[bytes] = []
+        # After the first frame systemd is told READY, then WATCHDOG from the loop.
+        wait_until("READY=1 (the service is up)", lambda: b"READY=1" in self._notified())
+
+    def _notified(self) -> list[bytes]:
+        assert self.alive(), "the scoreboard ended:\n" + "".join(self.log)
+        with contextlib.suppress(TimeoutError):
+            self.notified.append(self.notify.recv(100))
+        return self.notified
 
     def _read_log(self):
         for line in self.proc.stderr:
@@ -234,8 +243,20 @@ def play_two_balls(run: Scoreboard, fault_pages):
     return two
 
 
-def all_saved(run: Scoreboard, shown: dict, *, lines_before=MATCH):
+def status_says_what_the_log_says(run: Scoreboard) -> None:
+    line = run.wait_log("storage: ")
+    status = subprocess.run(
+        [sys.executable, "-m", "scoreboard", "status", "--state-dir", str(run.state)],
+        capture_output=True,
+        text=True,
+        timeout=WAIT,
+    )
+    assert line.split("WARNING ", 1)[1].strip() in status.stdout, (line, status.stdout)
+
+
+def all_saved(run: Scoreboard, shown: dict):
     """Everything shown is on disk, the board's pots are acked, the fault is gone."""
+    wait_until("watchdog pings go on", lambda: run._notified().count(b"WATCHDOG=1") >= 2)
     run.wait_shows("the same score, saved, no fault", shown)
     wait_until("the board's pots acked", lambda: not run.board.board.outbox)
     assert snapshot(read_journal(run.state).lines) == shown
@@ -255,16 +276,13 @@ def test_a_full_disk_during_play_keeps_the_score_with_no_false_silent_pocket_or_
     filler = fill(state)
     journal = state / "journal.log"
     two = play_two_balls(run, not_saved("full", journal))
-    line = run.wait_log("storage: the disk is full")
-    # The resent ball keeps coming while not acked; it counts once, so no pocket is "silent".
-    wait_until("the board resent it", lambda: run.board.board.outbox[0][3] is not None)
+    run.wait_log("storage: the disk is full")
+    status_says_what_the_log_says(run)
+    # The board resends the balls while they are not acked; each counts once, so no pocket
+    # turns "silent" (a second fault would show as "+1") and the shot stays one.
+    resent = run.board.board.outbox[0][3]
+    wait_until("the board resent them", lambda: run.board.board.outbox[0][3] != resent)
     run.wait_shows("still two, one fault only", two, not_saved("full", journal))
-    status = subprocess.run(
-        [sys.executable, "-m", "scoreboard", "status", "--state-dir", str(state)],
-        capture_output=True,
-        text=True,
-    )
-    assert line.split("WARNING ", 1)[1].strip() in status.stdout  # the same words as the log
     filler.unlink()
     all_saved(run, two)
     assert snapshot(read_journal(state).lines)["stats"]["A"]["shots"] == 1
@@ -277,6 +295,7 @@ def test_the_journal_path_is_a_folder(tmp_path, running):
     run = running(state)
     new = snapshot(setup_lines(run.config))
     run.wait_shows("a new match, not saved", new, not_saved("folder", state / "journal.log"))
+    status_says_what_the_log_says(run)
     run.board.drop_ball(2)  # in lag: a hint, but a board pot all the same
     (state / "journal.log").rmdir()
     all_saved(run, new)
@@ -289,6 +308,7 @@ def test_the_state_folder_is_a_file(tmp_path, running):
     run = running(state)
     new = snapshot(setup_lines(run.config))
     run.wait_shows("a new match, not saved", new, not_saved("not-a-folder", state))
+    status_says_what_the_log_says(run)
     state.unlink()
     all_saved(run, new)
     run.stop()
@@ -300,6 +320,7 @@ def test_the_state_folder_is_read_only(tmp_path, tmpfs, running):
     subprocess.run(["mount", "-o", "remount,ro", str(state)], check=True)
     run = running(state)
     two = play_two_balls(run, not_saved("read-only", state / "journal.log"))
+    status_says_what_the_log_says(run)
     subprocess.run(["mount", "-o", "remount,rw", str(state)], check=True)
     all_saved(run, two)
     run.stop()
@@ -311,6 +332,7 @@ def test_an_immutable_journal(tmp_path, immutable, running):
     immutable(state / "journal.log", True)
     run = running(state)
     two = play_two_balls(run, not_saved("denied", state / "journal.log"))
+    status_says_what_the_log_says(run)
     immutable(state / "journal.log", False)
     all_saved(run, two)
     run.stop()
@@ -386,3 +408,64 @@ def test_a_second_run_is_refused_before_it_touches_the_display(tmp_path, running
     assert b"\x1b[" not in second.stdout  # the terminal display was never opened (cleared)
     assert first.alive()
     first.stop()
+
+
+def test_a_new_match_on_a_full_disk_is_the_configured_one_and_is_saved_once_space_is_freed(
+    tmp_path, tmpfs
+):
+    """A new match needs UNDO held, and `scoreboard run`'s buttons are mock pins inside its own
+    process; `scoreboard sim` is the same appliance with those pins pressed from its keys, so it
+    stands in here. Today's code showed default names or a match from the archive."""
+    state = tmpfs(tmp_path / "state")
+    names = tmp_path / "names.toml"
+    names.write_text('[match]\nplayer_a = "Olena"\nplayer_b = "Taras"\n')
+    sim = subprocess.Popen(
+        [sys.executable, "-m", "scoreboard", "sim", "--state-dir", str(state), "--config", str(names)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    )
+    blocks: list[str] = []
+
+    def read():
+        block = []
+        for line in sim.stdout:
+            if line == b"--\n":
+                blocks.append(b"".join(block).decode())
+                block = []
+            else:
+                block.append(line)
+
+    threading.Thread(target=read, daemon=True).start()
+
+    def key(keys: str):
+        sim.stdin.write(keys.encode())
+        sim.stdin.flush()
+
+    def last_block_has(*texts: str, without: str | None = None):
+        def check():
+            assert sim.poll() is None, sim.stderr.read().decode()
+            last = blocks[-1] if blocks else ""
+            return all(t in last for t in texts) and not (without and without in last)
+
+        return check
+
+    key("a3")
+    wait_until("1:0 on disk", last_block_has("Olena 1 : 0 Taras", without="not-saved"))
+    filler = fill(state)
+    key("Uu")  # hold UNDO, then press it: a new match
+    wait_until(
+        "the configured new match, not saved",
+        last_block_has("Olena 0 : 0 Taras", "phase lag", "! not-saved"),
+    )
+    filler.unlink()
+    wait_until("saved", last_block_has("Olena 0 : 0 Taras", "phase lag", without="not-saved"))
+    key("q")
+    sim.stdin.close()
+    assert sim.wait(timeout=WAIT) == 0
+    assert b"Traceback" not in sim.stderr.read()
+    (archived,) = list_archive(state)
+    assert snapshot(archived.lines())["score"] == {"A": 1, "B": 0}
+    now = snapshot(read_journal(state).lines)
+    assert now["phase"] == "lag" and now["players"] == {"A": "Olena", "B": "Taras"}
