@@ -152,10 +152,9 @@ class Storage:
         self._timer = None
         self._ticks = 0
         try:
-            # First of all, so a second `scoreboard run` stops before it touches a display.
+            # First of all, so a second `scoreboard run` stops (JournalError) before it
+            # touches a display.
             self._lock = lock_state_dir(self.state_dir)
-        except JournalError:
-            raise
         except OSError as exc:
             self._fail(exc)  # taken again with the journal once the folder is usable
 
