@@ -227,7 +227,7 @@ def journal_bytes_per_frame(frames: int = 30) -> tuple[float, float]:
             app.loop.put(event)
             app.loop.run_pending()
             steps += 1
-        written = app.journal.bytes_written
+        written = app.storage.bytes_written
         app.close()
     return written / frames, written / steps
 
