@@ -206,9 +206,14 @@ def diagram() -> str:
     return machine.get_graph().draw(None)
 
 
+def markdown() -> str:
+    """``docs/lifecycle.md``: the diagram in a page of its own."""
+    return (
+        "# Frame lifecycle\n\n"
+        "Generated from `scoreboard/lifecycle.py` by `make diagram`; do not edit by hand.\n\n"
+        f"```mermaid\n{diagram().strip()}\n```\n"
+    )
+
+
 if __name__ == "__main__":
-    print("# Frame lifecycle\n")
-    print("Generated from `scoreboard/lifecycle.py` by `make diagram`; do not edit by hand.\n")
-    print("```mermaid")
-    print(diagram().strip())
-    print("```")
+    print(markdown(), end="")

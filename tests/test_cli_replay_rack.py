@@ -83,6 +83,16 @@ def test_lifecycle_diagram_in_docs_is_generated_from_the_code():
     assert Path(__file__).parent.parent.joinpath("docs/lifecycle.md").read_text() == generated
 
 
+def test_lifecycle_diagram_in_docs_is_every_transition_of_the_machine():
+    from pathlib import Path
+
+    from scoreboard.lifecycle import markdown
+
+    # In-process too, so a change to TRANSITIONS that `make diagram` was not run for fails
+    # here whatever copy of the package a subprocess would import.
+    assert Path(__file__).parent.parent.joinpath("docs/lifecycle.md").read_text() == markdown()
+
+
 def test_replay_png_writes_the_final_screen_at_the_devices_resolution(tmp_path, capsys):
     from PIL import Image
 

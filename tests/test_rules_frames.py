@@ -4,6 +4,7 @@ import pytest
 from matchplay import play, score
 
 from scoreboard.matchlog import LogError
+from scoreboard.rules.rack import layout
 
 FRAME_A_WINS = "shot pots=8"  # the breaker pots 8 on the break and continues: frame over
 
@@ -90,3 +91,26 @@ def test_settings_only_before_the_first_shot():
 def test_frame_scores_are_kept_for_the_match():
     s = play("race 2\nbreak A\nshot pots=8\nnext\nshot pots=3\nshot\nshot pots=8")
     assert s["frame_scores"] == [[8, 0], [8, 3]]
+
+
+def test_GR_14_D_3_breaks_alternate_over_three_frames_when_B_breaks_first():
+    s = play("race 3\nbreak B\nshot pots=8\nnext")
+    assert (s["frame"], s["breaker"], s["striker"]) == (2, "A", "A")
+    s = play("race 3\nbreak B\nshot pots=8\nnext\nshot pots=8\nnext")
+    assert (s["frame"], s["breaker"], s["striker"]) == (3, "B", "B")
+
+
+def test_GR_14_a_new_frame_forgets_the_last_frames_foul_winner_and_rack():
+    # Frame 1: a foul on the break, a re-rack, then A wins; frame 2 starts clean.
+    log = "race 2\nbreak A\nshot cushions=0\nchoose rerack-break\nshot pots=8\nnext"
+    s = play(log)
+    assert s["phase"] == "break" and s["frame"] == 2
+    assert s["foul"] is None and s["frame_winner"] is None
+    assert s["rack"] == [list(row) for row in layout(15)]
+
+
+def test_D_1_a_lapse_in_a_new_frame_cannot_take_back_the_last_frames_penalty():
+    log = "race 2\nbreak A\nshot pots=7\nshot foul=push\nchoose pass\nshot pots=1\nnext\nlapse"
+    with pytest.raises(LogError) as refused:
+        play(log)
+    assert str(refused.value) == "line 8: there is no penalty point in this frame to take back"
