@@ -105,3 +105,28 @@ def test_due_says_when_time_alone_next_decides_so_the_loop_need_not_poll():
     d.edge(False, 12.0)
     assert d.due() == pytest.approx(12.02)
     assert d.tick(12.02) == [] and d.due() is None  # a hold's release says nothing
+
+
+def test_a_press_released_at_exactly_the_hold_time_is_a_hold():
+    assert run([(1.0, True), (2.0, False)]) == [ButtonHold("A", 2.0)]
+    assert run([(1.0, True), (1.99, False)]) == [ButtonPress("A", 1.99)]
+
+
+def test_a_release_still_settling_past_the_hold_time_does_not_make_a_hold():
+    # Released at 1.99 s; a tick at 2.005 s, before the release settles, sees the contact
+    # open since 1.99: the press lasted 0.99 s.
+    assert run([(1.0, True), (1.99, False)], ticks=[2.005]) == [ButtonPress("A", 1.99)]
+
+
+def test_after_a_hold_the_next_short_press_is_a_press():
+    edges = [(1.0, True), (2.5, False), (3.0, True), (3.2, False)]
+    assert run(edges, ticks=[2.1]) == [ButtonHold("A", 2.0), ButtonPress("A", 3.2)]
+    assert run(edges) == [ButtonHold("A", 2.0), ButtonPress("A", 3.2)]
+
+
+def test_the_defaults_are_a_20_ms_bounce_and_a_1_s_hold():
+    d = ButtonDebouncer("A")
+    events = d.edge(True, 1.0) + d.edge(False, 1.019) + d.tick(5.0)  # a 19 ms spike
+    events += d.edge(True, 6.0) + d.edge(False, 6.99) + d.tick(7.0)  # 0.99 s: a press
+    events += d.edge(True, 8.0) + d.edge(False, 9.0) + d.tick(9.5)  # 1 s: a hold
+    assert events == [ButtonPress("A", 6.99), ButtonHold("A", 9.0)]

@@ -112,3 +112,47 @@ def test_due_is_when_the_ball_or_the_stuck_beam_is_decided():
     c.edge(False, 140.0)
     assert c.due() == 144.0  # a ball once the beam stays clear for the chatter time
     assert c.poll(144.0) == [("pot", 100.0)] and c.due() is None
+
+
+def test_a_beam_blocked_for_exactly_stuck_ms_is_stuck_and_a_millisecond_less_is_not():
+    assert count([(100, True)], polls=[2099]) == []
+    assert count([(100, True)], polls=[2099, 2100]) == [(STUCK, 2100)]
+    # Seen only by its edges (no poll while blocked): the same boundary.
+    assert count([(100, True), (2100, False)], end=9000) == [(STUCK, 2100), (CLEARED, 3100)]
+    assert count([(100, True), (2099, False)], end=9000) == [(POT, 100)]
+
+
+def test_a_ball_blocked_for_exactly_min_ball_ms_is_a_ball_and_shorter_is_a_spike():
+    assert count([(100, True), (105, False)], end=200) == [(POT, 100)]
+    assert count([(100, True), (104, False)], end=200) == []
+
+
+def test_idle_only_with_the_beam_clear_and_no_ball_half_read():
+    from scoreboard.inputs.portable.pocket_counter import PocketCounter
+
+    c = PocketCounter(chatter_ms=4)
+    assert c.idle() is True
+    c.edge(True, 100)
+    assert c.idle() is False  # a ball in the beam
+    c.edge(False, 140)
+    assert c.idle() is False  # it left, but is not counted until the chatter time passes
+    assert c.poll(144) == [(POT, 100)]
+    assert c.idle() is True
+
+
+def test_a_stuck_beam_is_decided_by_nothing_until_it_clears():
+    from scoreboard.inputs.portable.pocket_counter import PocketCounter
+
+    c = PocketCounter(stuck_ms=2000, clear_ms=1000)
+    c.edge(True, 100)
+    assert c.poll(2100) == [(STUCK, 2100)]
+    assert c.due() is None and c.poll(5000) == []  # reported once
+    c.edge(False, 5000)
+    assert c.due() == 6000  # clear for clear_ms before it counts again
+    assert c.poll(5999) == [] and c.poll(6000) == [(CLEARED, 6000)]
+
+
+def test_a_clear_gap_of_exactly_chatter_ms_parts_two_balls_and_a_shorter_one_joins_them():
+    # No poll in between: the next block itself decides whether the first ball is over.
+    assert count(ball(100, 40) + ball(144, 40), end=400) == [(POT, 100), (POT, 144)]
+    assert count(ball(100, 40) + ball(143, 40), end=400) == [(POT, 100)]

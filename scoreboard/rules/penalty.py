@@ -69,7 +69,6 @@ def lapse(state: MatchState) -> MatchState:
         score=state.score.set(gainer, state.score[gainer] - 1),
         foul=replace(foul, lapsed=True),
     )
-    if state.rack is not None and state.frame_shots:
-        # A re-rack not yet broken (GR-13.2, GR-9.3) holds the ball that came back.
-        state = replace(state, rack=layout(state.balls_on_table - 1))
-    return state
+    # A re-rack not yet broken (GR-13.2, GR-9.3) holds the ball that came back. (A foul was
+    # played this frame, so it has a rack; the rack is shown only until the break.)
+    return replace(state, rack=layout(state.balls_on_table - 1))
