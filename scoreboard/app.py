@@ -103,7 +103,12 @@ class App:
 
     def _new_panel(self) -> Panel:
         t = self.config.timings
-        return Panel(self.match, shot_pause=t.shot_pause, foul_kind_window=t.foul_kind_window)
+        return Panel(
+            self.match,
+            shot_pause=t.shot_pause,
+            foul_kind_window=t.foul_kind_window,
+            penalty_window=t.penalty_ball_window,
+        )
 
     def _last_archived_lines(self) -> list[str]:
         try:

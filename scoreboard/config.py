@@ -134,6 +134,7 @@ class TimingsConfig:
     undo_hold_time: float = _opt(3.0, limits=(0.3, 30.0))
     shot_pause: float = _opt(5.0, limits=(0.5, 60.0))
     foul_kind_window: float = _opt(4.0, limits=(0.5, 60.0))
+    penalty_ball_window: float = _opt(8.0, limits=(0.0, 60.0))  # FP-7, docs/decisions.md
     button_debounce: float = _opt(0.02, limits=(0.0, 0.25))
     beam_min: float = _opt(0.004, limits=(0.0005, 0.5))
     beam_stuck: float = _opt(2.0, limits=(0.1, 60.0))

@@ -11,9 +11,20 @@ from scoreboard.inputs.events import ButtonHold, ButtonPress, Pot
 from scoreboard.match import Match
 from scoreboard.matchlog import UNDO
 from scoreboard.phase import CHOOSING, SHOOTING, Phase
-from scoreboard.rules.events import Break, Choice, Choose, Lapse, NextFrame, Shot
+from scoreboard.rules.events import (
+    Break,
+    Choice,
+    Choose,
+    Lapse,
+    NextFrame,
+    Option,
+    Players,
+    Race,
+    Shot,
+    Target,
+)
 from scoreboard.rules.fouls import FOUL_KINDS, FoulKind
-from scoreboard.rules.sides import SIDES
+from scoreboard.rules.sides import SIDES, other
 
 PLAYER_BUTTONS = SIDES
 
@@ -23,19 +34,26 @@ class Outcome:
     """What an input comes to: items to apply as one step, and/or a hint for the display."""
 
     items: tuple = ()
-    hint: str | None = None  # a message key (see scoreboard.display's catalogs)
+    # A message key (see scoreboard.display's catalogs), or (key, ((field, value), ...)) for
+    # a message with fields, e.g. ("undone-foul", (("name", "Тарас"),)).
+    hint: str | tuple | None = None
     new_match: bool = False
 
 
 IGNORED = Outcome()
 
 
-def foul_kinds_to_step(on_break: bool) -> tuple[FoulKind, ...]:
-    """The order FOUL presses step through: ``other`` first, then every named kind."""
+SETUP = (Players, Race, Target, Option)  # the match's settings: UNDO never takes them back
+NO_FOUL = None  # the last step of the foul-kind cycle: the FOUL was a mistake
+
+
+def foul_kinds_to_step(on_break: bool) -> tuple[FoulKind | None, ...]:
+    """The order FOUL presses step through: ``other`` first, then every named kind, then
+    :data:`NO_FOUL`, which puts the shot back exactly as it was before the FOUL press."""
     named = [k for k in FOUL_KINDS if k is not FoulKind.OTHER]
     if not on_break:
         named.remove(FoulKind.ILLEGAL_BREAK)  # GR-13.1 is about the opening break only
-    return (FoulKind.OTHER, *named)
+    return (FoulKind.OTHER, *named, NO_FOUL)
 
 
 @dataclass(frozen=True)
@@ -47,6 +65,7 @@ class _OpenShot:
     changed: float  # when a ball last joined it
     foul_at: float | None  # when its foul was entered or last stepped
     events: int = 0  # len(match.events) once applied: it must still be the last event
+    unfouled: Shot | None = None  # a fouled shot as it was before FOUL (None: FOUL made it)
 
 
 @dataclass
@@ -56,15 +75,22 @@ class Panel:
     foul_kind_window: float = 4.0  # FOUL presses this soon after the last step the kind
     double_press_guard: float = 0.5  # a second player button this soon is two buttons at once
     confirm_window: float = 5.0  # for the UNDO press confirming a new match
+    penalty_window: float = 8.0  # after the choice, the first ball this soon is the penalty ball
     _open: _OpenShot | None = field(default=None, init=False)
     _intent: _OpenShot | None = field(default=None, init=False)
     _last_player_press: float = field(default=float("-inf"), init=False)
     _new_match_asked: float | None = field(default=None, init=False)
+    # The penalty ball of the last foul (FP-7, D-1, docs/decisions.md): "due" until a pot is
+    # sensed for it, and when it was chosen (`_chosen_at`) while it was still due.
+    _penalty: str | None = field(default=None, init=False)
+    _chosen_at: float | None = field(default=None, init=False)
+    _t: float = field(default=0.0, init=False)  # the time of the input being handled
+    _phase: Phase | None = field(default=None, init=False)  # the phase it found
 
     # -- the entry points -----------------------------------------------------------------------
     def handle(self, event) -> Outcome:
         """What ``event`` comes to now; nothing changes until :meth:`applied`."""
-        self._intent = None
+        self._intent, self._t, self._phase = None, event.t, self.match.phase
         if self._new_match_asked is not None and not _is(event, ButtonPress, "undo"):
             self._new_match_asked = None  # any other input cancels the question
         match event:
@@ -79,7 +105,9 @@ class Panel:
                 return Outcome(hint="confirm-new-match")
             case ButtonHold(button="foul"):
                 # FP-7 note, D-1: the last penalty ball was not taken before the next shot.
-                return Outcome(items=(Lapse(),))
+                foul = self.match.state.foul
+                hint = _hint("lapsed", name=self._name(foul.penalty_to)) if foul else None
+                return Outcome(items=(Lapse(),), hint=hint)
             case ButtonPress(button=side) if side in PLAYER_BUTTONS:
                 if event.t - self._last_player_press < self.double_press_guard:
                     return Outcome(hint="two-buttons")
@@ -90,21 +118,38 @@ class Panel:
         return IGNORED
 
     def applied(self, outcome: Outcome) -> None:
-        """The app applied ``outcome``: remember the shot that pots may still join."""
+        """The app applied ``outcome``: remember the shot that pots may still join, and
+        follow the penalty ball (FP-7) from the foul through the choice to the next shot."""
         intent, self._intent = self._intent, None
         events = self.match.events
         if intent and outcome.items and events and outcome.items[-1] is events[-1]:
-            self._open = _OpenShot(
-                intent.shot, intent.on_break, intent.changed, intent.foul_at, len(events)
-            )
+            self._open = replace(intent, events=len(events))
         else:
             self._open = None
+        before, now = self._phase, self.match.phase
+        if now in CHOOSING:
+            if before not in CHOOSING:
+                self._penalty, self._chosen_at = "due", None  # a new foul: its ball is due
+        elif before in CHOOSING and self._penalty == "due" and not _has(outcome, Lapse):
+            self._chosen_at = self._t  # chosen before the ball was taken: the window opens
+        else:
+            self._penalty = self._chosen_at = None  # a shot, a lapse, a new frame: it is over
 
     # -- inputs ---------------------------------------------------------------------------------
     def _pot(self, t: float) -> Outcome:
         phase = self.match.phase
         if phase in CHOOSING:
-            return Outcome(hint="penalty-ball")  # D-1: the penalty ball dropped into a pocket
+            self._penalty = None  # D-1: the penalty ball dropped into a pocket; it scores nothing
+            return Outcome(hint="penalty-ball")
+        if (
+            self._penalty == "due"
+            and self._chosen_at is not None
+            and t - self._chosen_at <= self.penalty_window
+        ):
+            # docs/decisions.md: chosen first, the ball taken after: the first ball sensed
+            # this soon after the choice, before any shot was entered, is the penalty ball.
+            self._penalty = self._chosen_at = None
+            return Outcome(hint="penalty-ball")
         open_shot = self._still_open()
         if open_shot and not open_shot.shot.fouls and t - open_shot.changed <= self.shot_pause:
             shot = replace(open_shot.shot, pots=open_shot.shot.pots + 1)
@@ -151,13 +196,40 @@ class Panel:
             following = (
                 kinds[(kinds.index(current) + 1) % len(kinds)] if current in kinds else kinds[0]
             )
+            if following is NO_FOUL:
+                # The FOUL was a mistake: back to exactly the step before it.
+                if open_shot.unfouled is None:
+                    return Outcome(items=(UNDO,), hint="foul-cancelled")
+                return self._enter(
+                    open_shot.unfouled,
+                    open_shot.on_break,
+                    open_shot.changed,
+                    foul_at=None,
+                    amend=True,
+                    hint="foul-cancelled",
+                )
             shot = replace(open_shot.shot, fouls=(following,))
-            return self._enter(shot, open_shot.on_break, open_shot.changed, foul_at=t, amend=True)
+            return self._enter(
+                shot,
+                open_shot.on_break,
+                open_shot.changed,
+                foul_at=t,
+                amend=True,
+                unfouled=open_shot.unfouled,
+                hint=_hint("foul-kind", kind=str(following)),
+            )
         if open_shot and not open_shot.shot.fouls and t - open_shot.changed <= self.shot_pause:
             # GR-22.3: every ball that fell on the fouled stroke is taken back, the one
             # that ended the frame too (the stroke had not ended when the rule was broken).
             shot = replace(open_shot.shot, fouls=(FoulKind.OTHER,))
-            return self._enter(shot, open_shot.on_break, open_shot.changed, foul_at=t, amend=True)
+            return self._enter(
+                shot,
+                open_shot.on_break,
+                open_shot.changed,
+                foul_at=t,
+                amend=True,
+                unfouled=open_shot.shot,
+            )
         if phase not in SHOOTING:
             hints = {
                 Phase.LAG: "who-breaks",
@@ -172,14 +244,40 @@ class Panel:
         asked, self._new_match_asked = self._new_match_asked, None
         if asked is not None and t - asked <= self.confirm_window:
             return Outcome(new_match=True)
-        if not self.match.events:
+        events = self.match.events
+        if not events or isinstance(events[-1], SETUP):
+            # UNDO takes back play, never the match's settings (setting up is its own action).
             return Outcome(hint="nothing-to-undo")
-        return Outcome(items=(UNDO,))
+        return Outcome(items=(UNDO,), hint=self._undone(events[-1]))
+
+    def _undone(self, event) -> str | tuple:
+        """What an UNDO takes back, said on the display: "Undone: Taras's foul"."""
+        s, phase = self.match.state, self.match.phase
+        match event:
+            case Shot() if s.foul and (event.fouls or phase in CHOOSING):
+                return _hint("undone-foul", name=self._name(s.foul.offender))
+            case Shot(pots=pots) if pots:
+                shooter = s.striker if phase in SHOOTING else s.frame_winner
+                return _hint("undone-pots", name=self._name(shooter), n=pots)
+            case Shot():  # GR-7.2: a miss passed the turn, so the shooter is not at the table
+                return _hint("undone-miss", name=self._name(other(s.striker)))
+            case Choose():
+                return "undone-choice"
+            case Break():
+                return "undone-break"
+            case NextFrame():
+                return "undone-next"
+        return "undone-lapse"
+
+    def _name(self, side) -> str:
+        return self.match.state.players[side].replace("_", " ")
 
     # -- helpers --------------------------------------------------------------------------------
-    def _enter(self, shot, on_break, changed, *, foul_at, amend=False) -> Outcome:
-        self._intent = _OpenShot(shot, on_break, changed, foul_at)
-        return Outcome(items=(UNDO, shot) if amend else (shot,))
+    def _enter(
+        self, shot, on_break, changed, *, foul_at, amend=False, unfouled=None, hint=None
+    ) -> Outcome:
+        self._intent = _OpenShot(shot, on_break, changed, foul_at, unfouled=unfouled)
+        return Outcome(items=(UNDO, shot) if amend else (shot,), hint=hint)
 
     def _still_open(self) -> _OpenShot | None:
         """The open shot, if nothing has been entered after it."""
@@ -187,6 +285,15 @@ class Panel:
         if shot is None or shot.events != len(events) or events[-1] is not shot.shot:
             return None
         return shot
+
+
+def _hint(key: str, **fields) -> tuple:
+    """A display message with fields (names, counts, a foul kind), hashable like a key."""
+    return (key, tuple(sorted(fields.items())))
+
+
+def _has(outcome: Outcome, kind) -> bool:
+    return any(isinstance(item, kind) for item in outcome.items)
 
 
 def _is(event, kind, button) -> bool:

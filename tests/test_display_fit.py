@@ -3,6 +3,7 @@
 import ast
 import copy
 from pathlib import Path
+from string import Formatter
 
 import pytest
 
@@ -14,6 +15,7 @@ from scoreboard.display.render import canvas, panel
 from scoreboard.display.screens.faults import HINTS, MESSAGES, NOT_SAVED, TO_DO, WHAT_IS_WRONG
 from scoreboard.display.screens.parts import KINDS
 
+HINT_FIELDS = {"name": "Олександра-Вікторія Щербатюк", "n": 15, "kind": "early-stroke"}
 LONG_NAMES = {"A": "Олександра-Вікторія Щербатюк", "B": "Maximilian Alexander von Ünterberg"}
 SAMPLES = samples()
 OLEDS = [d for d in DISPLAYS if not panel(d).matrix]
@@ -45,8 +47,10 @@ def variants():
     yield "play-two-digits", wide, {}
     for fault in MESSAGES:
         yield f"fault-{fault}", SAMPLES["play"], {"faults": [{"kind": fault, "pocket": 6}]}
-    for hint in HINTS:
-        yield f"hint-{hint}", SAMPLES["foul"], {"hint": hint}
+    for hint, text in HINTS.items():
+        # A message with fields gets the longest of each: a name, a count, a foul kind.
+        fields = {f: HINT_FIELDS[f] for _, f, _, _ in Formatter().parse(text) if f}
+        yield f"hint-{hint}", SAMPLES["foul"], {"hint": (hint, tuple(fields.items()))}
     path = "/var/lib/scoreboard/journal.log"
     for problem in WHAT_IS_WRONG:
         for page in range(4):

@@ -1,6 +1,7 @@
 """Faults and hints drawn over any screen, in the one row the screen can spare."""
 
 from scoreboard.display.canvas import Canvas
+from scoreboard.display.screens.parts import KINDS
 
 MESSAGES = {
     "board-lost": "Sensor board lost",
@@ -46,6 +47,17 @@ HINTS = {
     "nothing-to-undo": "Nothing to undo",
     "confirm-new-match": "New match? UNDO",
     "refused": "Not allowed now",
+    # What an UNDO, a lapse or a correction did (issue 11): said once, briefly.
+    "undone-foul": "Undone: {name}'s foul",
+    "undone-pots": "Undone: {name} +{n}",
+    "undone-miss": "Undone: {name}'s miss",
+    "undone-choice": "Undone: the choice",
+    "undone-break": "Undone: who breaks",
+    "undone-next": "Undone: next frame",
+    "undone-lapse": "Undone: the lapse",
+    "lapsed": "Point taken back: {name}",
+    "foul-kind": "Foul: {kind}",
+    "foul-cancelled": "No foul: as before",
 }
 
 
@@ -55,9 +67,17 @@ def overlay(c: Canvas, y: int, t, *, faults=(), hint=None):
     the score, so the score stays readable whatever goes wrong."""
     not_saved = any(f["kind"] == "not-saved" for f in faults)
     if hint:
-        # A hint from the catalog is translated; any other text is shown as given.
+        # A hint from the catalog is translated, its fields filled in (and shortened to fit);
+        # any other text is shown as given.
         mark = NOT_SAVED_MARK if not_saved else ""
-        c.bar(y, "{s}", right=mark, s=t.gettext(HINTS.get(hint, hint)))
+        key, fields = hint if isinstance(hint, tuple) else (hint, ())
+        fields = dict(fields)
+        if "kind" in fields:
+            fields["kind"] = t.gettext(KINDS.get(fields["kind"], KINDS["other"]))
+        if key in HINTS:
+            c.bar(y, t.gettext(HINTS[key]), right=mark, **fields)
+        else:
+            c.bar(y, "{s}", right=mark, s=key)
         return
     if not faults:
         return

@@ -1,0 +1,176 @@
+"""Correcting mistakes at the table through the app's event path (issue 11): UNDO never takes
+back the settings, a mistaken FOUL steps back to "no foul", the penalty ball never scores."""
+
+import pytest
+
+from scoreboard import config as configuration
+from scoreboard.app import App
+from scoreboard.inputs.events import ButtonHold, ButtonPress, Pot
+from scoreboard.loop import ManualClock
+from scoreboard.panel import foul_kinds_to_step
+
+
+@pytest.fixture
+def table(tmp_path):
+    apps = []
+
+    def start(text='[match]\nplayer_a = "Олена"\nplayer_b = "Тарас"\nrace = 3\n'):
+        clock, frames = ManualClock(1000.0), []
+
+        class Screen:
+            def show(self, snapshot, *, faults=(), hint=None):
+                frames.append((snapshot, hint))
+
+        app = App(
+            configuration.loads(text),
+            state_dir=tmp_path,
+            screens=[Screen()],
+            clock=clock,
+            log=lambda m: None,
+        )
+        app.start()
+        app.frames = frames
+        apps.append(app)
+        return app
+
+    yield start
+    for app in apps:
+        app.close()
+
+
+def feed(app, *events):
+    for event in events:
+        app.loop.put(event)
+        app.loop.run_pending()
+    return app.frames[-1]
+
+
+def test_undo_at_who_breaks_never_deletes_the_match_settings_even_after_a_restart(table):
+    app = table()
+    feed(app, ButtonPress("A", 1.0))  # GR-8.4: A breaks
+    s, hint = feed(app, ButtonPress("undo", 2.0))
+    assert s["phase"] == "lag"  # the breaker is taken back: that was play
+    s, hint = feed(app, ButtonPress("undo", 3.0), ButtonPress("undo", 4.0))
+    assert hint == "nothing-to-undo"
+    assert s["players"] == {"A": "Олена", "B": "Тарас"} and s["race"] == 3
+    app.close()
+    s, _ = table().frames[-1]
+    assert s["players"] == {"A": "Олена", "B": "Тарас"} and s["race"] == 3
+
+
+def foul_then_choice(app):
+    feed(app, ButtonPress("A", 1.0), ButtonPress("B", 10.0))  # A breaks and misses; B plays
+    s, _ = feed(app, ButtonPress("foul", 20.0))  # B fouls: A gets the penalty ball (FP-6/FP-7)
+    assert s["phase"] == "foul" and s["score"] == {"A": 1, "B": 0}
+    return s
+
+
+def test_FP_7_D_1_the_penalty_ball_dropped_after_the_choice_scores_nothing(table):
+    app = table()
+    foul_then_choice(app)
+    s, _ = feed(app, ButtonPress("A", 30.0))  # GR-7.4: A chooses to shoot himself
+    assert s["phase"] == "play" and s["striker"] == "A"
+    s, hint = feed(app, Pot(4, 33.0))  # ...then drops the penalty ball into pocket 4
+    assert s["score"] == {"A": 1, "B": 0} and hint == "penalty-ball"
+    s, _ = feed(app, Pot(2, 60.0))  # his next shot pots a ball: that one counts (FP-5.2)
+    assert s["score"] == {"A": 2, "B": 0}
+
+
+def test_FP_7_D_1_the_penalty_ball_dropped_before_the_choice_scores_nothing_and_only_once(table):
+    app = table()
+    foul_then_choice(app)
+    s, hint = feed(app, Pot(4, 25.0))  # D-1: dropped while the choice is pending
+    assert s["score"] == {"A": 1, "B": 0} and hint == "penalty-ball"
+    feed(app, ButtonPress("A", 30.0))
+    s, _ = feed(app, Pot(2, 33.0))  # the penalty ball is already down: this is a pot
+    assert s["score"] == {"A": 2, "B": 0}
+
+
+def test_a_ball_long_after_the_choice_counts(table):
+    app = table()
+    foul_then_choice(app)
+    feed(app, ButtonPress("A", 30.0))
+    s, _ = feed(app, Pot(2, 30.0 + 8.5))  # past the default 8 s window: a pot
+    assert s["score"] == {"A": 2, "B": 0}
+
+
+def test_the_penalty_ball_window_is_the_configured_one(table):
+    app = table("[match]\nrace = 3\n[timings]\npenalty_ball_window = 20.0\n")
+    foul_then_choice(app)
+    feed(app, ButtonPress("A", 30.0))
+    s, hint = feed(app, Pot(2, 30.0 + 15.0))
+    assert s["score"] == {"A": 1, "B": 0} and hint == "penalty-ball"
+
+
+def test_the_penalty_window_closes_when_a_shot_is_entered(table):
+    app = table()
+    foul_then_choice(app)
+    feed(app, ButtonPress("A", 30.0), ButtonPress("B", 31.0))  # A chooses, shoots and misses
+    s, _ = feed(app, Pot(2, 33.0))  # B's shot pots: it counts
+    assert s["score"] == {"A": 1, "B": 1}
+
+
+def cycle_to_no_foul(app, t):
+    """Press FOUL once more for every kind after the first, until the cycle says 'no foul'."""
+    steps = len(foul_kinds_to_step(on_break=False)) - 1
+    for i in range(steps):
+        s, hint = feed(app, ButtonPress("foul", t + 0.5 * (i + 1)))
+    return s, hint
+
+
+def test_a_mistaken_foul_after_pots_steps_back_to_exactly_the_shot_before(table):
+    app = table()
+    feed(app, ButtonPress("A", 1.0), ButtonPress("B", 10.0))
+    before, _ = feed(app, Pot(1, 20.0), Pot(2, 21.0))  # B pots two
+    assert before["score"] == {"A": 0, "B": 2}
+    s, _ = feed(app, ButtonPress("foul", 22.0))  # GR-22.3: both balls taken back
+    assert s["phase"] == "foul" and s["score"] == {"A": 1, "B": 0}
+    s, hint = cycle_to_no_foul(app, 22.0)
+    assert hint == "foul-cancelled" and s == before
+    app.close()
+    assert table().frames[-1][0] == before  # the journal holds exactly that
+
+
+def test_a_mistaken_foul_on_its_own_steps_back_to_the_state_before_the_press(table):
+    app = table()
+    before, _ = feed(app, ButtonPress("A", 1.0), ButtonPress("B", 10.0))
+    s, _ = feed(app, ButtonPress("foul", 20.0))
+    assert s["phase"] == "foul"
+    s, hint = cycle_to_no_foul(app, 20.0)
+    assert hint == "foul-cancelled" and s == before
+    s, _ = feed(app, ButtonPress("foul", 24.0))  # FOUL again: a foul again, one penalty
+    assert s["phase"] == "foul" and s["score"] == {"A": 1, "B": 0}
+
+
+def test_every_undo_says_what_it_took_back(table):
+    app = table()
+    feed(app, ButtonPress("A", 1.0), ButtonPress("B", 10.0))  # A breaks, misses
+    feed(app, Pot(1, 20.0), Pot(2, 21.0))  # B pots two
+    feed(app, ButtonPress("A", 40.0))  # B missed: A at the table
+    feed(app, ButtonPress("foul", 50.0))  # A fouls
+    said = [feed(app, ButtonPress("undo", 60.0 + i))[1] for i in range(4)]
+    assert said == [
+        ("undone-foul", (("name", "Олена"),)),
+        ("undone-miss", (("name", "Тарас"),)),
+        ("undone-pots", (("n", 2), ("name", "Тарас"))),
+        ("undone-miss", (("name", "Олена"),)),
+    ]
+    assert feed(app, ButtonPress("undo", 70.0))[1] == "undone-break"
+
+
+def test_a_lapse_and_a_foul_correction_say_what_they_did(table):
+    app = table()
+    foul_then_choice(app)  # B fouled: A got the point
+    s, hint = feed(app, ButtonPress("foul", 21.0))  # a second press steps the kind
+    assert hint == ("foul-kind", (("kind", "cue-tip"),)) and s["foul"]["kinds"] == ["cue-tip"]
+    feed(app, ButtonPress("A", 30.0))
+    s, hint = feed(app, ButtonHold("foul", 40.0))  # FP-7 note: the ball was never taken
+    assert hint == ("lapsed", (("name", "Олена"),)) and s["score"] == {"A": 0, "B": 0}
+    assert feed(app, ButtonPress("undo", 41.0))[1] == "undone-lapse"
+
+
+def test_a_rejected_press_says_why(table):
+    app = table("[match]\nrace = 2\ntarget = 1\n")
+    s, hint = feed(app, ButtonPress("A", 1.0), Pot(1, 2.0))  # A wins the frame at once
+    assert s["phase"] == "frame-over"
+    assert feed(app, ButtonPress("foul", 10.0))[1] == "ball-after-frame"
