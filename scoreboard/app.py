@@ -191,6 +191,8 @@ class App:
         before = self.storage.bytes_written
         durable = self.storage.append(lines)
         self._frame_bytes += self.storage.bytes_written - before
+        if not durable:
+            self.ledger.relieve()  # a long fault must not fill the board's room for balls
         return durable
 
     def commit(self, outcome: Outcome, *, mark: list[str] = ()) -> bool:

@@ -13,6 +13,9 @@ matches.
 While the disk refuses writes (scoreboard/storage.py) a taken pot's record waits in memory:
 the pot is counted and shown once (a resend of it is KEPT: nothing counted, nothing acked)
 and acked only when its record reaches the disk (`durable`), so the board keeps it till then.
+The board keeps 64 unacked pots and drops (counts) any more, so while the disk refuses for
+long, `relieve` acks a store's pots from memory once BOARD_KEEPS of them wait: a ball on a
+display marked "not saved" then rests on the host alone, but no ball is ever refused.
 """
 
 from collections.abc import Callable, Iterable
@@ -24,6 +27,7 @@ MARK = "# board pot "  # a comment in the journal: store:serial of a board pot i
 TAKE = "take"  # a new pot, next in order: count it and write its mark with it
 DUPLICATE = "duplicate"  # the journal holds it already: ack it again, count nothing
 WAIT = "wait"  # an earlier pot of its store is not in the journal yet: the board resends
+BOARD_KEEPS = 32  # half the unacked pots a board keeps (64, firmware/PROTOCOL.md)
 KEPT = "kept"  # taken, its record waiting in memory for the disk: count nothing, ack later
 
 
@@ -88,6 +92,14 @@ class PotLedger:
         for store, serial in _marks(lines):
             if self.ack is not None:
                 self.ack(serial, store)
+
+    def relieve(self) -> None:
+        """The disk refused a record: ack from memory a store whose board would run short."""
+        if self.ack is None:
+            return
+        for store, taken in self.taken.items():
+            if taken - self.held.get(store, taken) >= BOARD_KEEPS:
+                self.ack(taken, store)
 
     def carry(self) -> list[str]:
         """The marks a new match's first record starts with, so resends are still known."""

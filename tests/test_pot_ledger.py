@@ -1,7 +1,15 @@
 """The pot ledger on its own: which board pots to take, which are resends, what is acked."""
 
 from scoreboard.inputs.events import Pot
-from scoreboard.pot_ledger import DUPLICATE, KEPT, TAKE, WAIT, PotLedger, mark_line
+from scoreboard.pot_ledger import (
+    BOARD_KEEPS,
+    DUPLICATE,
+    KEPT,
+    TAKE,
+    WAIT,
+    PotLedger,
+    mark_line,
+)
 
 
 def board_pot(serial, store=7, pocket=1):
@@ -46,3 +54,15 @@ def test_a_new_match_carries_pots_still_waiting_for_the_disk():
     ledger = PotLedger([mark_line(7, 3)])
     ledger.take([mark_line(7, 5)])
     assert PotLedger(ledger.carry()).held == {7: 5}
+
+
+def test_a_long_disk_fault_acks_from_memory_before_the_board_runs_out_of_room():
+    acked = []
+    ledger = PotLedger([mark_line(7, 100)])
+    ledger.ack = lambda serial, store: acked.append((store, serial))
+    for serial in range(101, 101 + BOARD_KEEPS):
+        assert ledger.decide(board_pot(serial)) == TAKE
+        ledger.take(ledger.mark(board_pot(serial)))  # the disk refuses each record
+        ledger.relieve()
+    assert acked == [(7, 100 + BOARD_KEEPS)]  # only once half the board's 64 wait
+    assert ledger.decide(board_pot(101)) == KEPT  # still counted once
