@@ -14,6 +14,8 @@ import unicodedata
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
+from scoreboard.display import drivers as display_drivers
+
 DEFAULT_PATH = Path("/etc/scoreboard/scoreboard.toml")
 EXAMPLE_PATH = Path(__file__).with_name("config.example.toml")
 
@@ -48,25 +50,10 @@ class RulesConfig:
 
 
 # Which wiring each display driver can use; an empty tuple means it needs none (emulators).
-DRIVERS = {
-    "ssd1306": ("i2c", "spi"),
-    "sh1106": ("i2c", "spi"),
-    "ssd1322": ("spi",),
-    "max7219": ("spi",),
-    "max7219-7seg": ("spi",),
-    "emulator-terminal": (),
-    "emulator-pygame": (),
-    "emulator-capture": (),
-    "emulator-gif": (),
-    "dummy": (),
-}
-_PANELS = ("ssd1306", "sh1106", "ssd1322", "max7219")  # what an emulator can pretend to be
-_SIZES = {"ssd1322": (256, 64), "max7219": (32, 8)}  # the others are 128 x 64
-_CONTRAST = {"max7219": 0x70, "max7219-7seg": 0x70}  # luma's defaults; the OLEDs start at 0xCF
+DRIVERS = {name: driver.wiring for name, driver in display_drivers.DRIVERS.items()}
 # The SPI clocks luma's spi interface accepts (Hz). The MAX7219 starts at 1 MHz: its
 # frame is 64 bytes, and a slow clock forgives the level shifter and a long ribbon cable.
 SPI_SPEEDS = tuple(int(mhz * 1_000_000) for mhz in (0.5, 1, 2, 4, 8, 16, 20, 24, 28, 32))
-_SPI_SPEED = {"max7219": 1_000_000, "max7219-7seg": 1_000_000}  # the OLEDs: luma's 8 MHz
 
 
 @dataclass(frozen=True)
@@ -80,16 +67,14 @@ class ScreenConfig:
     gpio_dc: int = _opt(24, limits=(0, 27))
     gpio_rst: int = _opt(25, limits=(0, 27))
     rotate: int = _opt(0, limits=(0, 3))
-    width: int = _opt(128, limits=(8, 1024))
-    height: int = _opt(64, limits=(8, 1024))
     cascaded: int = _opt(1, limits=(1, 16))
     block_orientation: int = _opt(0, choices=(0, 90, -90, 180))
     contrast: int = _opt(0xCF, limits=(0, 255), hex=True)
-    emulates: str = _opt("ssd1306", choices=_PANELS)
+    emulates: str = _opt("ssd1306", choices=display_drivers.PANELS)
 
 
 # Keys each kind of driver uses besides `driver` and `rotate`; any other key is a mistake.
-_OLED_KEYS = {"interface", "port", "width", "height", "contrast"}
+_OLED_KEYS = {"interface", "port", "contrast"}
 _WIRING_KEYS = {"i2c": {"address"}, "spi": {"spi_device", "spi_speed_hz", "gpio_dc", "gpio_rst"}}
 _MATRIX_KEYS = {
     "interface",
@@ -100,7 +85,7 @@ _MATRIX_KEYS = {
     "block_orientation",
     "contrast",
 }
-_EMULATOR_KEYS = {"width", "height", "emulates"}
+_EMULATOR_KEYS = {"emulates"}
 _SCREEN_KEYS = {f.name for f in fields(ScreenConfig)}
 
 
@@ -335,22 +320,14 @@ class _Reader:
             if key in _SCREEN_KEYS and key not in allowed:
                 on = f" on {interface}" if wirings else ""
                 self.fail(f"not used by a {driver} display{on}", name, key, index)
-        emulates = driver
-        if not wirings:
-            looks = {"emulates": table.get("emulates", ScreenConfig.emulates)}
-            emulates = self.section(ScreenConfig, looks, name, index).emulates
-        width, height = _SIZES.get(emulates, (128, 64))
+        facts = display_drivers.DRIVERS[driver]
         defaults = {
             "interface": interface,
             "port": 1 if interface == "i2c" else 0,
-            "width": width,
-            "height": height,
-            "contrast": _CONTRAST.get(driver, 0xCF),
-            "spi_speed_hz": _SPI_SPEED.get(driver, 8_000_000),
+            "contrast": facts.contrast if facts.contrast is not None else 0xCF,
+            "spi_speed_hz": facts.spi_speed_hz,
         }
         screen = self.section(ScreenConfig, {**defaults, **table}, name, index)
-        if driver.startswith("max7219"):  # its size follows from the number of 8x8 modules
-            screen = replace(screen, width=8 * screen.cascaded, height=8)
         if wirings and interface == "spi":
             if screen.port not in SPI_PINS:
                 self.fail("must be 0 (SPI0) or 1 (SPI1) for an SPI display", name, "port", index)

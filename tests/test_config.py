@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from scoreboard import config
 from scoreboard.cli import main
 from scoreboard.config import ConfigError, load, loads
+from scoreboard.display.drivers import size
 
 EXAMPLE = config.EXAMPLE_PATH.read_text(encoding="utf-8")
 SECTION_CLASSES = [f.type for f in dataclasses.fields(config.Config)] + [config.ScreenConfig]
@@ -108,10 +109,12 @@ hold_time = 2
     assert (c.match.player_a, c.match.race, c.match.target) == ("Олена", 3, 7)
     assert c.rules.jumped_ball == "spot"
     oled, matrix, small, emulator = c.display.screens
-    assert (emulator.emulates, emulator.width, emulator.height) == ("ssd1322", 256, 64)
-    assert (oled.interface, oled.port, oled.width, oled.height) == ("spi", 0, 256, 64)
+    assert emulator.emulates == "ssd1322"
+    assert size(emulator.driver, emulates=emulator.emulates) == (256, 64)
+    assert (oled.interface, oled.port, size(oled.driver)) == ("spi", 0, (256, 64))
     assert (oled.gpio_dc, oled.gpio_rst, oled.rotate) == (24, 25, 2)
-    assert (matrix.width, matrix.height, matrix.contrast, matrix.spi_device) == (32, 8, 0x70, 1)
+    assert size(matrix.driver, cascaded=matrix.cascaded) == (32, 8)
+    assert (matrix.contrast, matrix.spi_device) == (0x70, 1)
     assert (small.interface, small.address, small.port) == ("i2c", 0x3D, 1)
     assert c.sensors.source == "gpio"
     assert c.sensors.heartbeat_timeout == 2.0 and isinstance(c.sensors.heartbeat_timeout, float)
@@ -204,7 +207,7 @@ MISTAKES = [
         "ssd1306 display on i2c",
     ),
     ("[[display.screen]]\ngpio_dc = 16\n", "display.screen[1].gpio_dc", 2, "on i2c"),
-    ("[[display.screen]]\ndriver = 'max7219'\nwidth = 32\n", None, 3, "not used by a max7219"),
+    ("[[display.screen]]\ndriver = 'max7219'\nwidth = 32\n", None, 3, "unknown key"),
     ("[[display.screen]]\nemulates = 'sh1106'\n", None, 2, "not used by a ssd1306 display"),
     (
         "[[display.screen]]\ndriver = 'dummy'\nemulates = ['x']\n",

@@ -2,6 +2,7 @@
 
 from scoreboard.cli import UsageError
 from scoreboard.config import DEFAULT_PATH, Config, ConfigError, load
+from scoreboard.display.drivers import size
 
 
 def register(subparsers) -> None:
@@ -54,7 +55,8 @@ def summary(config: Config) -> list[str]:
 
 def _screen(screen) -> str:
     if screen.driver.startswith("emulator") or screen.driver == "dummy":
-        return f"{screen.driver} {screen.width}x{screen.height}"
+        width, height = size(screen.driver, emulates=screen.emulates)
+        return f"{screen.driver} of a {screen.emulates}, {width}x{height}"
     if screen.interface == "i2c":
         return f"{screen.driver} on I2C {screen.port} at 0x{screen.address:02X}"
     return f"{screen.driver} on SPI{screen.port}.{screen.spi_device}"

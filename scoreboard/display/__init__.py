@@ -27,19 +27,37 @@ Public API (everything else in this package is internal):
 is a short text (one from screens/faults.py HINTS is translated).
 """
 
-from scoreboard.display.devices import DisplayError
-from scoreboard.display.i18n import LANGUAGES, LanguageError
-from scoreboard.display.render import PANELS, RenderError, panel, render
-from scoreboard.display.screen import Screen, create_displays
-from scoreboard.display.screens import PhaseError
+import importlib
 
-DISPLAYS = tuple(PANELS)
+from scoreboard.display.drivers import PANELS
+from scoreboard.display.i18n import LANGUAGES
+
+DISPLAYS = PANELS
 
 __all__ = ["DISPLAYS", "LANGUAGES", "DisplayError", "Screen", "create_displays", "render_png"]
+
+# Loaded on first use, so that what needs only the names (the config, the command line)
+# starts without luma and Pillow.
+_LAZY = {
+    "DisplayError": "scoreboard.display.devices",
+    "Screen": "scoreboard.display.screen",
+    "create_displays": "scoreboard.display.screen",
+}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def render_png(snapshot: dict, path, *, display="ssd1306", lang="uk", faults=(), hint=None):
     """The screen for `snapshot` as a PNG file at the display's own resolution."""
+    from scoreboard.display.devices import DisplayError
+    from scoreboard.display.i18n import LanguageError
+    from scoreboard.display.render import RenderError, panel, render
+    from scoreboard.display.screens import PhaseError
+
     try:
         image = render(snapshot, panel(display), lang=lang, faults=faults, hint=hint)
     except (RenderError, LanguageError, PhaseError) as exc:

@@ -24,18 +24,13 @@ from luma.core import cmdline
 from luma.core.device import dummy
 from luma.core.interface.serial import noop
 
-from scoreboard.display import oled
+from scoreboard.display import drivers, oled
+from scoreboard.display.drivers import EMULATORS
 from scoreboard.display.render import PANELS, Panel
 
-EMULATORS = {
-    "emulator-terminal": "asciiblock",
-    "emulator-pygame": "pygame",
-    "emulator-capture": "capture",
-    "emulator-gif": "gifanim",
-}
 # OLEDs luma would send whole on every update: ours send only what changed (oled.py).
 CHANGED_ONLY = {"ssd1306": oled.ssd1306, "sh1106": oled.sh1106}
-DRIVERS = ("ssd1306", "sh1106", "ssd1322", "max7219", "max7219-7seg", "dummy", *EMULATORS)
+DRIVERS = tuple(drivers.DRIVERS)
 KEYS = {
     "driver",
     "interface",

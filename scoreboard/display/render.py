@@ -7,6 +7,8 @@ from PIL import Image
 
 from scoreboard.display import led, screens
 from scoreboard.display.canvas import Canvas
+from scoreboard.display.drivers import DRIVERS
+from scoreboard.display.drivers import PANELS as PANEL_NAMES
 from scoreboard.display.i18n import DEFAULT_LANGUAGE
 
 
@@ -22,10 +24,8 @@ class Panel:
 
 # The displays `render_png` and the gallery know by name, at their own resolution.
 PANELS = {
-    "ssd1306": Panel(128, 64, "1"),
-    "sh1106": Panel(128, 64, "1"),
-    "ssd1322": Panel(256, 64, "RGB"),
-    "max7219": Panel(32, 8, "1", matrix=True),
+    name: Panel(*DRIVERS[name].size, DRIVERS[name].mode, DRIVERS[name].matrix)
+    for name in PANEL_NAMES
 }
 
 
