@@ -24,6 +24,15 @@ def register(subparsers) -> None:
     parser.set_defaults(run=run)
 
 
+def configure_logging(config) -> None:
+    """stderr is the systemd journal, which keeps its own timestamps. Libraries say only
+    their warnings; ours speak at the config's level."""
+    logging.basicConfig(
+        level=logging.WARNING, format="%(levelname)s %(message)s", stream=sys.stderr
+    )
+    logging.getLogger("scoreboard").setLevel(config.service.log_level.upper())
+
+
 def run(args) -> int:
     import sdnotify
     from gpiozero.exc import BadPinFactory
@@ -35,12 +44,7 @@ def run(args) -> int:
         config = configuration.load(args.config)
     except configuration.ConfigError as exc:
         raise UsageError(str(exc)) from None
-    # stderr is the systemd journal, which keeps its own timestamps. Libraries say only
-    # their warnings; ours speak at the config's level.
-    logging.basicConfig(
-        level=logging.WARNING, format="%(levelname)s %(message)s", stream=sys.stderr
-    )
-    logging.getLogger("scoreboard").setLevel(config.service.log_level.upper())
+    configure_logging(config)
     try:
         appliance = Appliance(
             config,

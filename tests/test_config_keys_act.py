@@ -1,0 +1,145 @@
+"""Every key of config.example.toml changes what the appliance does (issue 10: no key that
+is read and ignored). For each key a value other than its default is set, the real wiring
+is built (Appliance on gpiozero's mock pins), and what it built must differ."""
+
+import logging
+import re
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from scoreboard import config as configuration
+from scoreboard.appliance import Appliance, screen_specs
+from scoreboard.commands.run import configure_logging
+from scoreboard.display import create_displays
+
+# A value other than the default for each key, and the section and screen it needs.
+CHANGES = {
+    "match.player_a": '"Олена"',
+    "match.player_b": '"Тарас"',
+    "match.race": "3",
+    "match.target": "7",
+    "rules.jumped_ball": '"spot"',
+    "display.language": '"en"',
+    "display.screen.driver": '"sh1106"',
+    "display.screen.interface": '"spi"',
+    "display.screen.port": "0",
+    "display.screen.address": "0x3D",
+    "display.screen.spi_device": "1",
+    "display.screen.spi_speed_hz": "4000000",
+    "display.screen.gpio_dc": "12",
+    "display.screen.gpio_rst": "20",
+    "display.screen.rotate": "2",
+    "display.screen.emulates": '"ssd1322"',
+    "display.screen.cascaded": "2",
+    "display.screen.block_orientation": "-90",
+    "display.screen.contrast": "0x10",
+    "pins.player_a": "20",
+    "pins.player_b": "21",
+    "pins.foul": "12",
+    "pins.undo": "4",
+    "pins.pockets": "[4, 27, 22, 23, 16, 26]",
+    "sensors.source": '"gpio"',
+    "sensors.port": '"/dev/ttyACM7"',
+    "sensors.usb_vid": "0x1234",
+    "sensors.usb_pid": "0x5678",
+    "sensors.heartbeat_timeout": "9.0",
+    "timings.hold_time": "2.0",
+    "timings.undo_hold_time": "5.0",
+    "timings.shot_pause": "7.0",
+    "timings.foul_kind_window": "6.0",
+    "timings.penalty_ball_window": "3.0",
+    "timings.button_debounce": "0.05",
+    "timings.beam_min": "0.01",
+    "timings.beam_stuck": "3.0",
+    "service.state_dir": None,  # a path of the test's own
+    "service.log_level": '"debug"',
+}
+# The screen a display key needs to mean anything, and the sensors a pocket key needs.
+SCREEN_FOR = {
+    "emulates": 'driver = "dummy"\n',
+    "cascaded": 'driver = "max7219"\n',
+    "block_orientation": 'driver = "max7219"\n',
+    "spi_device": 'interface = "spi"\n',
+    "spi_speed_hz": 'interface = "spi"\n',
+    "gpio_dc": 'interface = "spi"\n',
+    "gpio_rst": 'interface = "spi"\n',
+}
+NEEDS_GPIO_SENSORS = {"pins.pockets", "timings.beam_min", "timings.beam_stuck"}
+
+
+def example_keys():
+    """Every key the documented example sets or shows (commented out), as section.key."""
+    keys, section = [], ""
+    for line in configuration.EXAMPLE_PATH.read_text(encoding="utf-8").splitlines():
+        if m := re.match(r"^\[\[?([\w.]+)\]\]?", line):
+            section = m.group(1)
+        elif m := re.match(r"^#?\s?([a-z_]+) = ", line):
+            keys.append(f"{section}.{m.group(1)}")
+    return keys
+
+
+def test_the_table_covers_every_documented_key():
+    assert sorted(set(example_keys())) == sorted(CHANGES)
+
+
+def built(text: str, state_dir) -> dict:
+    """What the real wiring made of a config: everything a key could change."""
+    config = configuration.loads(text)
+    configure_logging(config)
+    specs = screen_specs(config)
+    for spec in specs:  # no bus here: the real driver over luma's noop interface
+        if spec["driver"] not in ("dummy",) and not spec["driver"].startswith("emulator"):
+            spec["interface"] = "noop"
+    screens = create_displays(specs, lang=config.display.language)
+    factory = MockFactory()
+    appliance = Appliance(
+        config,
+        state_dir=config.service.state_dir if "state_dir" in text else state_dir,
+        screens=screens,
+        pin_factory=factory,
+    )
+    try:
+        app, panel, link = appliance.app, appliance.app.panel, appliance.link
+        return {
+            "specs": screen_specs(config),
+            "language": [s.lang for s in screens],
+            "match": app.match.snapshot() | {"jumped": str(app.match.state.jumped_ball)},
+            "panel": (panel.shot_pause, panel.foul_kind_window, panel.penalty_window),
+            "buttons": {
+                b: (appliance.buttons.pins[b], d.bounce_time, d.hold_time)
+                for b, d in appliance.buttons._debouncers.items()
+            },
+            "pockets": appliance.pockets
+            and (
+                appliance.pockets.pins,
+                [(c.chatter_ms, c.min_ball_ms, c.stuck_ms) for c in appliance.pockets._counters],
+            ),
+            "link": link and (link.port, link.usb_id, link.lost_after),
+            "state_dir": str(app.storage.state_dir),
+            "log_level": logging.getLogger("scoreboard").level,
+        }
+    finally:
+        appliance.close()
+        factory.close()
+
+
+@pytest.mark.parametrize("key", sorted(CHANGES))
+def test_every_key_changes_what_the_appliance_does(key, tmp_path):
+    section, name = key.rsplit(".", 1)
+    value = CHANGES[key] if CHANGES[key] is not None else f'"{tmp_path / "elsewhere"}"'
+    header = "[[display.screen]]" if section == "display.screen" else f"[{section}]"
+    base = "[[display.screen]]\n" + SCREEN_FOR.get(name, "") if section == "display.screen" else ""
+    if key in NEEDS_GPIO_SENSORS:
+        base += '[sensors]\nsource = "gpio"\n'
+    base = base or "[match]\n"
+    before = built(base, tmp_path / "a")
+    if section == "display.screen" or base.startswith(f"[{section}]"):
+        changed = base + f"{name} = {value}\n"
+    else:
+        changed = base + f"{header}\n{name} = {value}\n"
+    after = built(changed, tmp_path / "b")
+    differ = [part for part in before if part != "state_dir" and before[part] != after[part]]
+    if key == "service.state_dir":
+        differ = [after["state_dir"]] if after["state_dir"].endswith("elsewhere") else []
+    assert differ, f"{key} = {value} changed nothing"
