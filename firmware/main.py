@@ -26,25 +26,37 @@ STORE_PATH = "/pocketboard.bin"
 # boot then stays at the REPL so mpremote can update the files (the rp2 watchdog
 # cannot be stopped once started).
 REPL_FLAG = "/stay-in-repl"
-STORE_DELAY_MS = 500  # write unacked pots to flash only when the host is slow to ack
 RING = 64  # edges buffered between main-loop rounds; a power of two
+BOTH_EDGES = machine.Pin.IRQ_RISING | machine.Pin.IRQ_FALLING
 
 micropython.alloc_emergency_exception_buf(100)
 
 _ring_index = bytearray(RING)
 _ring_level = bytearray(RING)
+_ring_flags = bytearray(RING)
 _ring_ticks = array.array("i", [0] * RING)
-_head = 0
+_irqs = []  # each pin's irq object, to read its latched edge flags
+_head = 0  # written only by the interrupt handlers
+_tail = 0  # written only by the main loop
+_overflows = 0  # edges the ring had no room for
 
 
 def _edge_handler(index):
     @micropython.native
     def on_edge(pin):
-        # A hard IRQ: no allocation, just note which pin, its level and when.
-        global _head
+        # A hard IRQ: no allocation. Note which pin, its level, which edges fired and
+        # when. The edge flags stay latched while interrupts wait (a flash write): both
+        # set means the beam was broken and cleared in between, a ball the level alone
+        # would miss. A full ring keeps what it has and counts the edge as missed.
+        global _head, _overflows
+        if (_head - _tail) & 0xFFFF >= RING:
+            _overflows += 1
+            return
         slot = _head & (RING - 1)
         _ring_index[slot] = index
         _ring_level[slot] = pin.value()
+        irq = _irqs[index]  # None for an edge before pin.irq() has returned
+        _ring_flags[slot] = 0 if irq is None else irq.flags()
         _ring_ticks[slot] = time.ticks_ms()
         _head = (_head + 1) & 0xFFFF
 
@@ -69,18 +81,11 @@ class Clock:
 
 
 class FlashStore:
-    """The board's saved state in a file, written late and only when beams are quiet.
-
-    With a host acking at once there is nothing to keep, so flash is rarely written;
-    a write stops interrupts for tens of milliseconds, so it waits until no beam is
-    blocked and no ball is being read.
-    """
+    """The board's saved state in a file. The Board decides when it is worth a write
+    (only unacked pots the flash lacks, after the host was slow to ack them)."""
 
     def __init__(self, path):
         self.path = path
-        self.saved = self.load()
-        self.pending = None
-        self.since = 0
 
     def load(self):
         try:
@@ -90,19 +95,10 @@ class FlashStore:
             return None
 
     def save(self, data):
-        self.pending = data
-        self.since = time.ticks_ms()
-
-    def flush(self, quiet):
-        if self.pending is None or self.pending == self.saved or not quiet:
-            return
-        if time.ticks_diff(time.ticks_ms(), self.since) < STORE_DELAY_MS:
-            return
         # Write then rename: littlefs renames atomically, so a reset keeps one version.
         with open(self.path + ".new", "wb") as f:
-            f.write(self.pending)
+            f.write(data)
         os.rename(self.path + ".new", self.path)
-        self.saved, self.pending = self.pending, None
 
 
 def _blocked(level):
@@ -118,6 +114,7 @@ def _stay_in_repl():
 
 
 def run():
+    global _tail
     if _stay_in_repl():
         print("pocketboard: staying at the REPL as asked; reset to count again")
         return
@@ -128,11 +125,8 @@ def run():
     for index, number in enumerate(SENSOR_PINS):
         pin = machine.Pin(number, machine.Pin.IN, machine.Pin.PULL_UP)
         board.edge(index, _blocked(pin.value()), clock.now())
-        pin.irq(
-            handler=_edge_handler(index),
-            trigger=machine.Pin.IRQ_RISING | machine.Pin.IRQ_FALLING,
-            hard=True,
-        )
+        _irqs.append(None)
+        _irqs[index] = pin.irq(handler=_edge_handler(index), trigger=BOTH_EDGES, hard=True)
         pins.append(pin)
     # Host frames are binary and may hold 0x03: Ctrl-C must not stop the program.
     micropython.kbd_intr(-1)
@@ -140,16 +134,29 @@ def run():
     poller = select.poll()
     poller.register(sys.stdin, select.POLLIN)
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
-    tail = 0
+    stall = None  # when the last flash write began, until its edges are read
+    missed = 0
     while not board.stop_requested:
         wdt.feed()
         # Read the time before draining the edges, so that every edge up to `now`
         # has reached the counters before poll(now) decides a ball has left.
         now = clock.now()
-        while tail != _head:
-            slot = tail & (RING - 1)
-            board.edge(_ring_index[slot], _blocked(_ring_level[slot]), clock.at(_ring_ticks[slot]))
-            tail = (tail + 1) & 0xFFFF
+        while _tail != _head:
+            slot = _tail & (RING - 1)
+            at = clock.at(_ring_ticks[slot])
+            both = _ring_flags[slot] & BOTH_EDGES == BOTH_EDGES
+            # Both edges in one interrupt after a flash write: the beam left its level
+            # no earlier than the write began.
+            since = stall if stall is not None and stall <= at else at
+            board.latched(_ring_index[slot], _blocked(_ring_level[slot]), both, at, since)
+            _tail = (_tail + 1) & 0xFFFF
+        stall = None
+        if _overflows != missed:
+            board.missed_edges((_overflows - missed) & 0xFFFFFFFF)
+            missed = _overflows
+            # Edges were lost: take every beam as it is now, so the counters agree.
+            for index, pin in enumerate(pins):
+                board.edge(index, _blocked(pin.value()), now)
         data = b""
         while len(data) < 64 and poller.poll(0):
             data += stdin.read(1)
@@ -158,7 +165,11 @@ def run():
         out = board.poll(now)
         if out:
             stdout.write(out)
-        store.flush(board.quiet())
+        if board.flash_now(now):
+            # Interrupts wait while flash is written; their latched flags keep the edges.
+            stall = clock.now()
+            store.save(board.flash_image())
+            board.flashed()
         time.sleep_ms(1)
     with open(REPL_FLAG, "w") as f:
         f.write("1")

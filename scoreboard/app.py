@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 
 from scoreboard.config import Config
 from scoreboard.inputs.events import (
+    BoardFault,
     BoardHello,
     BoardLost,
     ButtonHold,
@@ -27,7 +28,7 @@ from scoreboard.loop import EventLoop
 from scoreboard.match import Match
 from scoreboard.matchlog import LogError, format_event, replay
 from scoreboard.panel import Outcome, Panel
-from scoreboard.pot_ledger import PotLedger
+from scoreboard.pot_ledger import PotLedger, is_board_pot
 from scoreboard.rules.errors import RuleError
 from scoreboard.storage import Storage
 from scoreboard.summary import summarise
@@ -90,7 +91,9 @@ class App:
         # Which board pots the journal holds (pot_ledger.py). A new match carries them
         # over; a power cut between the archive and the new match's first record leaves
         # them in the last archived journal only.
-        self.ledger = PotLedger(self._last_archived_lines(), self.storage.lines)
+        self.ledger = PotLedger(
+            self._last_archived_lines(), self.storage.lines, write=self._write, log=self.warn
+        )
         self.storage.on_durable = self.ledger.durable
         self.panel = self._new_panel()
         self.faults: dict[tuple, dict] = {}
@@ -158,11 +161,15 @@ class App:
             extra(event)
             return
         self.storage.retry()  # records kept while the disk refused them go first
-        if self.ledger.is_board_pot(event) and not self.ledger.admit(event):
-            return  # taken already (acked again once durable), or an earlier one is not
+        if is_board_pot(event) and not self.ledger.admit(event):
+            self.show()  # taken already, waiting for an earlier one, or refused (a fault)
+            return
         match event:
             case BoardHello():
                 self.faults.pop(("board-lost",), None)
+                self.ledger.hello(event)
+            case BoardFault(kind=kind, count=count):
+                self.faults[("board", kind)] = {"kind": f"board-{kind}", "count": count}
             case BoardLost():
                 self.faults[("board-lost",)] = {"kind": "board-lost"}
             case SensorStuck(pocket=pocket):
@@ -256,7 +263,7 @@ class App:
     # -- output --------------------------------------------------------------------------------
     def show(self) -> None:
         """Redraw every screen (each redraws only if its picture changed)."""
-        faults = tuple(self.faults.values())
+        faults = (*self.faults.values(), *self.ledger.faults())
         if (not_saved := self.storage.shown_fault()) is not None:
             faults = (not_saved, *faults)  # first: it is what the table must know now
             self.storage.keep_trying(self.loop.call_later, self.show)

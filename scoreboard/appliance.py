@@ -127,7 +127,8 @@ class Appliance:
                 read_timeout=0.25,
                 ack_when_durable=True,
             )
-            self.app.ledger.ack = self.link.acknowledge
+            # The app's pot ledger answers the board's hello and acks what is durable.
+            self.app.ledger.ack, self.app.ledger.sync = self.link.acknowledge, self.link.sync
         self.app.extra_handlers[LineEdge] = self._take
 
     def _take(self, edge: LineEdge) -> None:

@@ -5,7 +5,14 @@ import random
 
 import pytest
 
-from scoreboard.inputs.events import BoardHello, BoardLost, Pot, SensorCleared, SensorStuck
+from scoreboard.inputs.events import (
+    BoardFault,
+    BoardHello,
+    BoardLost,
+    Pot,
+    SensorCleared,
+    SensorStuck,
+)
 from scoreboard.inputs.portable import framing, messages
 from scoreboard.inputs.sensorboard import SensorBoardLink, find_port
 from scoreboard.inputs.simulated_board import SimulatedBoard
@@ -22,12 +29,12 @@ class Clock:
 class Rig:
     """A simulated board on a pty, the host link on its other end, one fake clock."""
 
-    def __init__(self, seed=1):
+    def __init__(self, seed=1, **link):
         self.clock = Clock()
         self.board, self.path = SimulatedBoard.open_pty(self.clock, seed=seed)
         self.events = []
         self.link = SensorBoardLink(
-            self.events.append, port=self.path, clock=self.clock, read_timeout=0
+            self.events.append, port=self.path, clock=self.clock, read_timeout=0, **link
         )
 
     def run(self, seconds, step=0.01):
@@ -142,11 +149,12 @@ def test_garbage_cut_frames_and_bit_flips_never_raise_nor_make_a_pot(rig):
         junk = rng.choice(
             [
                 bytes(rng.getrandbits(8) for _ in range(rng.randint(1, 80))),
-                enc.frame(messages.pot(rng.getrandbits(16), rng.randint(1, 6), 0))[:-4],
+                enc.frame(messages.pot(rng.getrandbits(32), 0, rng.randint(1, 6), 0))[:-4],
             ]
         )
         if i % 3 == 0:  # a whole pot frame with one bit flipped
-            bad = bytearray(enc.frame(messages.pot(rig.link._last + 1, 1, 0)))
+            held = rig.link.ledger.held[rig.link._store_id]
+            bad = bytearray(enc.frame(messages.pot(held + 1, held, 1, 0)))
             bit = rng.randrange(len(bad) * 8)
             bad[bit // 8] ^= 1 << (bit % 8)
             junk = bytes(bad)
@@ -169,7 +177,7 @@ def test_pot_before_any_hello_is_not_taken_blind():
             link_events.append, port=os.ttyname(slave), clock=clock, read_timeout=0
         )
         link.step()
-        os.write(master, framing.Encoder().frame(messages.pot(1, 1, 0)))
+        os.write(master, framing.Encoder().frame(messages.pot(1, 0, 1, 0)))
         clock.t += 0.1
         link.step()
         assert link_events == []
@@ -213,15 +221,18 @@ def test_board_whose_store_lags_the_host_continues_numbering_from_the_host(rig):
 
 
 def test_with_ack_when_durable_the_board_keeps_a_pot_until_the_app_says_so():
-    r = Rig()
-    r.link.ack_when_durable = True
-    r.run(0.3)
+    r = Rig(ack_when_durable=True)
     r.board.drop_ball(3)
+    r.run(0.5)
+    # Nothing is numbered until the app's ledger answers the hello.
+    (hello,) = r.of(BoardHello)
+    assert r.of(Pot) == [] and r.board.board.outbox[0][0] is None
+    r.link.sync(hello.boot_id, 0, 0)
     r.run(1.0)
     # Kept on the board, and put again with each resend until the app has it durably
-    # (its write may have failed); the app drops the copies it already holds.
-    assert {(e.pocket, e.serial) for e in r.of(Pot)} == {(3, 1)}
-    assert len(r.board.board.outbox) == 1
+    # (its write may have failed); the app's ledger drops the copies it already holds.
+    assert {(e.pocket, e.serial, e.prev) for e in r.of(Pot)} == {(3, 1, 0)}
+    assert len(r.of(Pot)) > 1 and len(r.board.board.outbox) == 1
     # The host dies before the journal has it: a new host gets the same pot again.
     r.link.close()
     again = SensorBoardLink(
@@ -229,10 +240,12 @@ def test_with_ack_when_durable_the_board_keeps_a_pot_until_the_app_says_so():
     )
     r.link = again
     before = len(r.of(Pot))
+    r.run(0.3)
+    again.sync(hello.boot_id, 0, 0)
     r.run(1.0)
     assert len(r.of(Pot)) > before and {(e.pocket, e.serial) for e in r.of(Pot)} == {(3, 1)}
     store = r.of(Pot)[-1].store
-    assert store is not None and r.of(Pot)[0].store == store
+    assert store == hello.store and r.of(Pot)[0].store == store
     again.acknowledge(1, store + 1)  # another board's store: not this one's pot
     r.run(0.5)
     assert len(r.board.board.outbox) == 1
@@ -242,3 +255,16 @@ def test_with_ack_when_durable_the_board_keeps_a_pot_until_the_app_says_so():
     r.run(1.0)
     assert not r.board.board.outbox and len(r.of(Pot)) == settled  # no more copies
     r.close()
+
+
+def test_a_board_on_another_protocol_version_is_a_fault_not_a_silent_board():
+    clock, events = Clock(), []
+    board, path = SimulatedBoard.open_pty(clock, seed=2, version="pocketboard 1.0")
+    link = SensorBoardLink(events.append, port=path, clock=clock, read_timeout=0)
+    for _ in range(30):
+        clock.t += 0.01
+        board.step()
+        link.step()
+    assert [(e.kind, e.count) for e in events if isinstance(e, BoardFault)] == [("firmware", 0)]
+    link.close()
+    board.close()

@@ -58,7 +58,7 @@ def test_counting():
 def test_framing():
     assert framing.crc16(b"123456789") == 0x6F91
     enc, dec = framing.Encoder(), framing.Decoder()
-    frames = [enc.frame(messages.pot(n, n % 6 + 1, n)) for n in range(40)]
+    frames = [enc.frame(messages.pot(n, n - 1, n % 6 + 1, n)) for n in range(40)]
     got = dec.feed(b"\x00\xff junk" + b"".join(frames))
     assert [messages.parse(p)[1] for _, p in got][-39:] == list(range(1, 40))
     frame = frames[3]
@@ -69,11 +69,12 @@ def test_framing():
 
 
 class Host:
-    """Just enough of the host to talk to a Board: answers hellos, acks pots in order."""
+    """Just enough of the host to talk to a Board: answers hellos with what it holds,
+    takes a pot once it holds the one before, acks what it holds."""
 
     def __init__(self):
         self.enc, self.dec = framing.Encoder(), framing.Decoder()
-        self.last, self.boot, self.pots = 0, None, []
+        self.held, self.boot, self.pots = 0, None, []
 
     def take(self, data):
         out = b""
@@ -81,13 +82,14 @@ class Host:
             msg = messages.parse(payload)
             if msg[0] == messages.HELLO:
                 self.boot = msg[1]
-                self.last = max(self.last, msg[3])
-                out += self.enc.frame(messages.ack(self.boot, self.last))
             elif msg[0] == messages.POT and self.boot is not None:
-                if (msg[1] - self.last) & 0xFFFF == 1:
-                    self.last += 1
-                    self.pots.append(msg[2])
-                out += self.enc.frame(messages.ack(self.boot, self.last))
+                serial, prev, pocket = msg[1], msg[2], msg[3]
+                if serial > self.held and prev <= self.held:
+                    self.held = serial
+                    self.pots.append(pocket)
+            else:
+                continue
+            out += self.enc.frame(messages.ack(self.boot, self.held, self.held))
         return out
 
 
@@ -101,6 +103,7 @@ def test_board_link():
         for _ in range(ms):
             now += 1
             board.receive(host.take(board.poll(now)))
+            board.flush(now)
 
     run(10)
     for pocket in (1, 2, 3):
@@ -110,16 +113,54 @@ def test_board_link():
         run(30)
     assert host.pots == [1, 2, 3], host.pots
     assert not board.outbox
-    # A pot counted while the host is away survives a reset and arrives once.
+    run(100)
+    assert store.writes == 1, store.writes  # the new store id only: acks came at once
+    old = store.data
+    # A pot counted while the host is away is written to flash, survives a reset and
+    # arrives once.
     board.edge(5, True, now)
     board.edge(5, False, now + 40)
     board.poll(now + 50)
+    board.flush(now + 200)
     board = Board(99, store=store)
     run(100)
     assert host.pots == [1, 2, 3, 6], host.pots
+    # A flash older than the host: new balls are numbered above what the host holds.
+    store.data = old
+    board = Board(7, store=store)
+    run(100)
+    board.edge(0, True, now)
+    run(30)
+    board.edge(0, False, now)
+    run(30)
+    assert host.pots == [1, 2, 3, 6, 1], host.pots
+    assert board.outbox == [] and board.acked == 5, board.acked
+
+
+def test_ball_during_a_flash_write():
+    board = Board(5)
+    board.latched(2, True, False, 100, 100)  # an ordinary ball
+    board.poll(130)
+    board.latched(2, False, False, 140, 140)
+    board.poll(200)
+    # Interrupts waited through a write from 250 to 300; both edge flags latched and
+    # the level is clear again: the ball that came and went still counts, once.
+    board.latched(2, False, True, 300, 250)
+    board.poll(400)
+    # A ball that broke the beam during a write (read at its end, 502) and left 2 ms
+    # later is a ball, not a spike: it broke the beam no later than the write began.
+    board.latched(4, True, False, 502, 460)
+    board.latched(4, False, False, 504, 504)
+    # A flicker latched inside a ball is chatter, not a second ball.
+    board.latched(1, True, False, 600, 600)
+    board.latched(1, True, True, 660, 620)
+    board.latched(1, False, False, 700, 700)
+    board.poll(800)
+    assert sorted(e[1] for e in board.outbox) == [2, 3, 3, 5], board.outbox
 
 
 test_counting()
 test_framing()
 test_board_link()
+test_ball_during_a_flash_write()
 print("micropython logic tests passed")

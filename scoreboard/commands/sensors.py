@@ -10,7 +10,14 @@ import json
 import time
 
 from scoreboard.cli import UsageError
-from scoreboard.inputs.events import BoardHello, BoardLost, Pot, SensorCleared, SensorStuck
+from scoreboard.inputs.events import (
+    BoardFault,
+    BoardHello,
+    BoardLost,
+    Pot,
+    SensorCleared,
+    SensorStuck,
+)
 from scoreboard.inputs.sensorboard import SensorBoardLink
 
 
@@ -113,6 +120,15 @@ class Monitor:
                 f"FAULT: pocket {event.pocket} beam stuck, ignored until it clears",
                 "stuck",
                 pocket=event.pocket,
+            )
+        elif isinstance(event, BoardFault):
+            what = {
+                "pots-dropped": f"{event.count} pots not kept (its outbox was full)",
+                "edges-missed": f"{event.count} beam edges missed (its edge ring was full)",
+                "firmware": "runs another protocol version: update its firmware",
+            }.get(event.kind, event.kind)
+            self._say(
+                f"FAULT: the board {what}", "board-fault", fault=event.kind, count=event.count
             )
         elif isinstance(event, SensorCleared):
             self._say(f"pocket {event.pocket} beam clear again", "cleared", pocket=event.pocket)

@@ -33,7 +33,9 @@ class Pot:
     """A ball counted in `pocket` (1-6); `t` is when it broke the beam.
 
     `source` is "gpio" or "board"; a board pot carries its `serial`, unique within the
-    board's `store`, so a journal can recognise a pot it has already seen.
+    board's `store`, so a journal can recognise a pot it has already seen, and `prev`,
+    the serial the board sent before it: it may count only once that one is held
+    (scoreboard/pot_ledger.py). A board's `pocket` is as it came: the ledger checks it.
     """
 
     pocket: int
@@ -41,16 +43,33 @@ class Pot:
     source: str = "gpio"
     serial: int | None = None
     store: int | None = None
+    prev: int | None = None
 
 
 @dataclass(frozen=True)
 class BoardHello:
-    """The sensor board answered; `reset` is True when its boot id changed (it restarted)."""
+    """The sensor board answered; `reset` is True when its boot id changed (it restarted).
+
+    `store` and `acked` are the board's store id and the last serial a host acked to it,
+    as its flash remembers: the pot ledger answers with what the journal holds.
+    """
 
     version: str
     boot_id: int
     t: float
     reset: bool = False
+    store: int | None = None
+    acked: int = 0
+
+
+@dataclass(frozen=True)
+class BoardFault:
+    """The board says it lost something: `kind` "pots-dropped" (its outbox was full while
+    no host acked) or "edges-missed" (its edge ring overflowed); `count` so far this boot."""
+
+    kind: str
+    count: int
+    t: float
 
 
 @dataclass(frozen=True)

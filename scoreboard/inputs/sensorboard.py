@@ -2,11 +2,16 @@
 
 One `SensorBoardLink` owns one serial port. Its thread (or a test calling `step()`)
 only reads, decodes and `put()`s events; nothing here touches the game state.
-What it guarantees (firmware/PROTOCOL.md):
-- a pot is put once: serials are widened and deduplicated, and a pot is acked only
-  after it has been put, so the board resends until then;
+Which pots count is the pot ledger's to say (scoreboard/pot_ledger.py, PROTOCOL.md):
+- with `ack_when_durable` (the appliance) the link puts every pot the board sends,
+  answers a hello only with the app's ledger's `sync()` and acks only what the app says
+  is durable (`acknowledge()`), so the journal decides;
+- without it (the `sensors` monitor, tests) the link keeps a ledger of its own in
+  memory and puts each pot once, in order;
 - a reset of the board (new boot id) gives BoardHello(reset=True); pots it kept
   across the reset still arrive, once;
+- the board's own losses (outbox full, edge ring overflow) and a board running another
+  protocol version come as BoardFault;
 - no valid frame for `lost_after` seconds (heartbeats come every 0.5 s) or a failing
   port gives one BoardLost, then the link reopens the port by itself;
 - garbage, cut frames and bit flips are dropped by the framing and never raise.
@@ -20,9 +25,17 @@ import time
 import serial
 import serial.tools.list_ports
 
-from scoreboard.inputs.events import BoardHello, BoardLost, Pot, SensorCleared, SensorStuck
+from scoreboard.inputs.events import (
+    BoardFault,
+    BoardHello,
+    BoardLost,
+    Pot,
+    SensorCleared,
+    SensorStuck,
+)
 from scoreboard.inputs.portable import framing, messages
-from scoreboard.inputs.portable.board import POCKETS
+from scoreboard.inputs.portable.board import POCKETS, VERSION
+from scoreboard.pot_ledger import PotLedger
 
 # The Raspberry Pi Pico running MicroPython enumerates as 2E8A:0005.
 PICO_USB_ID = (0x2E8A, 0x0005)
@@ -79,20 +92,23 @@ class SensorBoardLink:
         self.status = {}  # the last hello and heartbeat, for a monitor
         self.decoder = framing.Decoder()
         self.encoder = framing.Encoder()
-        self.accepted = 0
-        self.duplicates = 0
         self._serial = None
         self._next_try = float("-inf")
         self._last_frame = 0.0
         self._last_ask = float("-inf")
         self._store_id = None
         self._boot_id = None
-        self._last = 0  # the highest pot serial put, widened
         # With ack_when_durable the board keeps a pot until the app says it is in the
-        # journal (`acknowledge`), so a host that dies in between loses nothing; the app
-        # drops a resent pot it already holds by its (store, serial).
-        self.ack_when_durable = ack_when_durable
-        self._acked = 0  # the highest serial acked to the board
+        # journal (`acknowledge`), so a host that dies in between loses nothing; the
+        # app's ledger answers hellos (`sync`) and drops resends. Otherwise our own.
+        self.ledger = None
+        if not ack_when_durable:
+            self.ledger = PotLedger(write=self._hold)
+            self.ledger.sync, self.ledger.ack = self.sync, self.acknowledge
+        self._synced = None  # the boot id the ledger has answered
+        self._held = 0  # the highest serial the board may forget (durable)
+        self._floor = 0  # the board numbers new pots above this
+        self._reported = {}  # the board's loss counters as last put
         self._send_lock = threading.Lock()  # acks come from the loop's thread too
         self._ack_lock = threading.Lock()
         self._stuck = 0
@@ -205,25 +221,35 @@ class SensorBoardLink:
 
     def _hello(self, now, boot_id, store_id, acked, version):
         reset = self._boot_id is not None and boot_id != self._boot_id
-        if store_id != self._store_id:
-            # A board we have not seen (or whose store was wiped): its acked serial is
-            # where it left off with whatever host it talked to before.
-            with self._ack_lock:
-                self._store_id = store_id
-                self._last = self._acked = acked
-        else:
-            with self._ack_lock:
-                self._last = max(self._last, acked)
-                self._acked = max(self._acked, acked)
         again = self.state == "up" and boot_id == self._boot_id
-        self._boot_id = boot_id
+        with self._ack_lock:
+            if store_id != self._store_id:
+                self._held = self._floor = 0
+            self._store_id, self._boot_id = store_id, boot_id
         self.state = "up"
         self.status.update(version=version, boot_id=boot_id, store_id=store_id)
-        if not again:  # a board repeats its hello until it hears our ack
-            self.put(BoardHello(version, boot_id, now, reset))
+        if again:  # a board repeats its hello until it hears our answer: say it again
+            self._send_ack()
+            return
+        self._reported = {}
+        if version.split(".")[0] != VERSION.split(".")[0]:
+            self.put(BoardFault("firmware", 0, now))  # it will not understand our acks
+        event = BoardHello(version, boot_id, now, reset, store_id, acked)
+        self.put(event)
+        if self.ledger is not None:
+            self.ledger.hello(event)
+
+    def sync(self, boot_id, held, floor):
+        """The ledger's answer to a hello: the board may forget serials up to `held` and
+        numbers new pots above `floor`. Until then the board numbers nothing."""
+        with self._ack_lock:
+            if boot_id != self._boot_id:
+                return  # that boot is gone: its successor says hello again
+            self._synced = boot_id
+            self._held, self._floor = held, max(floor, held)
         self._send_ack()
 
-    def _heartbeat(self, now, boot_id, uptime_ms, stuck, blocked, pending, dropped):
+    def _heartbeat(self, now, boot_id, uptime_ms, stuck, blocked, pending, dropped, missed):
         if self.state != "up" or boot_id != self._boot_id:
             # A board we have no hello from (or a new boot whose hello was lost): ask.
             self.state = "waiting"
@@ -231,8 +257,17 @@ class SensorBoardLink:
                 self._ask_hello(now)
             return
         self.status.update(
-            uptime_ms=uptime_ms, stuck=stuck, blocked=blocked, pending=pending, dropped=dropped
+            uptime_ms=uptime_ms,
+            stuck=stuck,
+            blocked=blocked,
+            pending=pending,
+            dropped=dropped,
+            missed=missed,
         )
+        for kind, count in (("pots-dropped", dropped), ("edges-missed", missed)):
+            if count > self._reported.get(kind, 0):
+                self._reported[kind] = count
+                self.put(BoardFault(kind, count, now))
         if pending:
             # The board still holds pots: maybe our last ack was lost. Repeat it.
             self._send_ack()
@@ -243,27 +278,26 @@ class SensorBoardLink:
                 kind = SensorStuck if stuck & (1 << index) else SensorCleared
                 self.put(kind(index + 1, now))
 
-    def _pot(self, now, serial16, pocket, age_ms):
-        if self.state != "up":
-            return  # no baseline to widen against yet; the board resends after the hello
-        ahead = (serial16 - self._last) & 0xFFFF
-        if ahead == 1 and 1 <= pocket <= POCKETS:
-            self._last += 1
-            self.accepted += 1
-            self.put(Pot(pocket, now - age_ms / 1000, "board", self._last, self._store_id))
-            if not self.ack_when_durable:
-                self._acked = self._last
-        elif ahead == 0 or ahead >= 0x8000:
-            serial = self._last - ((self._last - serial16) & 0xFFFF)
-            if self.ack_when_durable and serial > self._acked and 1 <= pocket <= POCKETS:
-                # Put but not yet durable (the app's write may have failed): again; the
-                # app keeps board pots in order and drops one it already holds.
-                self.put(Pot(pocket, now - age_ms / 1000, "board", serial, self._store_id))
-            else:
-                self.duplicates += 1
-        # Ahead by more than one: an earlier pot was lost on the line. Acking the last
-        # one in order makes the board resend from there (go-back-N).
-        self._send_ack()
+    def _pot(self, now, serial, prev, pocket, age_ms):
+        if self.state != "up" or self._synced != self._boot_id:
+            return  # the board sends pots only once answered; these are from before
+        pot = Pot(pocket, now - age_ms / 1000, "board", serial, self._store_id, prev)
+        with self._ack_lock:
+            self._floor = max(self._floor, serial)
+        if self.ledger is None:
+            self.put(pot)  # the app's ledger decides, and acks once durable
+        elif self.ledger.count(pot):
+            self.put(pot)
+
+    def _hold(self, lines):
+        """Our own ledger's journal, without ack_when_durable: held at once."""
+        self.ledger.take(lines)
+        self.ledger.durable(lines)
+
+    @property
+    def duplicates(self):
+        """Resent pots our own ledger dropped (without ack_when_durable)."""
+        return 0 if self.ledger is None else self.ledger.resent
 
     def acknowledge(self, serial, store=None):
         """The app holds pot `serial` of board store `store` durably: the board may forget it.
@@ -271,10 +305,17 @@ class SensorBoardLink:
         Called from the loop's thread; an ack for another store (a board swapped since)
         is ignored."""
         with self._ack_lock:
-            if (store is not None and store != self._store_id) or serial <= self._acked:
+            if (store is not None and store != self._store_id) or serial <= self._held:
                 return
-            self._acked = serial
+            self._held = serial
+            self._floor = max(self._floor, serial)
         self._send_ack()
 
     def _send_ack(self):
-        self._send(messages.ack(self._boot_id, self._acked))
+        # Never before the ledger has answered this boot: only it knows what the journal
+        # holds, and an early ack would let the board number from its own, older count.
+        with self._ack_lock:
+            if self._synced != self._boot_id:
+                return
+            payload = messages.ack(self._boot_id, self._held, self._floor)
+        self._send(payload)

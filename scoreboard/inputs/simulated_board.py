@@ -1,9 +1,14 @@
 """A simulated sensor board: the firmware's logic on the far end of a pseudo-terminal.
 
 Tests and `scoreboard sim` use it in place of a Pico. It runs the very `Board` class the
-firmware runs; only the pins and the USB port are simulated. Time comes from `clock`
-(seconds), so a test advances a fake clock and calls `step()`; `start()` runs it on a
-thread against a real clock for the simulator.
+firmware runs; only the pins, the flash and the USB port are simulated. Time comes from
+`clock` (seconds), so a test advances a fake clock and calls `step()`; `start()` runs it
+on a thread against a real clock for the simulator.
+
+Flash is modelled as on the RP2040: a write stops the board for `flash_ms` (interrupts
+wait; each pin's edge flags stay latched and fire once when it ends, with the pin's
+level then, as firmware/main.py reads them), and it is atomic (littlefs writes a new
+file and renames it): a power cut during it leaves the old contents.
 """
 
 import contextlib
@@ -18,17 +23,34 @@ from scoreboard.inputs.portable.board import POCKETS, Board, MemoryStore
 class SimulatedBoard:
     """The far end of a serial link, counting balls that `drop_ball()` lets fall."""
 
-    def __init__(self, port_fd, clock, *, ball_ms=40, gap_ms=30, seed=None, **board_options):
+    def __init__(
+        self,
+        port_fd,
+        clock,
+        *,
+        ball_ms=40,
+        gap_ms=30,
+        flash_ms=(20, 60),
+        seed=None,
+        board_class=Board,
+        **board_options,
+    ):
         self.fd = port_fd
         os.set_blocking(port_fd, False)
         self.clock = clock
         self.ball_ms = ball_ms
         self.gap_ms = gap_ms
+        self.flash_ms = flash_ms
+        self.board_class = board_class
         self.board_options = board_options
         self.random = random.Random(seed)
         self.store = MemoryStore()  # the board's flash: survives reset()
         self.plugged = True
+        self.powered = True
         self.resets = 0
+        self.flash_writes = 0
+        self._write = None  # (ends at ms, started at ms, image) while flash is written
+        self._latched = {}  # pin index -> edge flags (1 blocked, 2 cleared) during a write
         self._edges = []  # (t_ms, pocket index, blocked), kept sorted
         self._free_at = [float("-inf")] * POCKETS  # when each beam is free for a next ball
         self._level = [False] * POCKETS
@@ -63,6 +85,7 @@ class SimulatedBoard:
         """A ball falls through pocket `pocket` (1-6) now, or once the beam is free.
 
         `chatter` adds that many short flickers of the beam at each end of the ball.
+        Returns when (ms) the ball breaks the beam and when it leaves it.
         """
         with self._lock:
             index = pocket - 1
@@ -80,6 +103,7 @@ class SimulatedBoard:
             for t_ms, blocked in sorted(edges):
                 self._edges.append((t_ms, index, blocked))
             self._edges.sort()
+            return start, end
 
     def stick(self, pocket):
         """Something blocks the beam of `pocket` until `unstick()`."""
@@ -101,7 +125,19 @@ class SimulatedBoard:
 
     def reset(self):
         """A power cut or watchdog reset: RAM is lost, the store (flash) is kept."""
+        self.power_off()
+        self.power_on()
+
+    def power_off(self):
+        """The power goes: a flash write under way leaves the old file; balls go unseen."""
         with self._lock:
+            self.powered = False
+            self._write, self._latched = None, {}
+
+    def power_on(self):
+        """A new boot from what flash holds."""
+        with self._lock:
+            self.powered = True
             self.resets += 1
             self.board = self._boot()
             now = self._now_ms()
@@ -109,20 +145,55 @@ class SimulatedBoard:
                 if self._level[index]:
                     self.board.edge(index, True, now)
 
+    @property
+    def writing_flash(self):
+        """A flash write is under way (the board is stopped)."""
+        return self._write is not None
+
     def step(self):
         """Feed due beam edges and host bytes to the board and send what it has to say."""
         with self._lock:
             now = self._now_ms()
-            while self._edges and self._edges[0][0] <= now:
-                t_ms, index, blocked = self._edges.pop(0)
-                self._level[index] = blocked
-                self.board.edge(index, blocked, t_ms)
+            if not self.powered:
+                self._beams(now, None)
+                self._read()  # bytes to a board that is off are gone
+                return
+            if self._write is not None:
+                self._beams(min(now, self._write[0]), self._latched)  # interrupts wait
+                if now < self._write[0]:
+                    return
+                self._end_flash_write()
+            self._beams(now, None)
             data = self._read()
             if self.plugged and data:
                 self.board.receive(data)
             out = self.board.poll(now)
             if self.plugged and out:
-                self._write(out)
+                self._send(out)
+            if self.board.flash_now(now):
+                low, high = self.flash_ms
+                image = self.board.flash_image()
+                self._write = (now + self.random.uniform(low, high), now, image)
+
+    def _beams(self, now, latch):
+        while self._edges and self._edges[0][0] <= now:
+            t_ms, index, blocked = self._edges.pop(0)
+            self._level[index] = blocked
+            if latch is not None:
+                latch[index] = latch.get(index, 0) | (1 if blocked else 2)
+            elif self.powered:
+                self.board.edge(index, blocked, t_ms)
+
+    def _end_flash_write(self):
+        ends, started, image = self._write
+        self._write = None
+        self.store.save(image)
+        self.flash_writes += 1
+        self.board.flashed()
+        # The latched interrupts fire now, once per pin: its flags and its level now.
+        for index, flags in sorted(self._latched.items()):
+            self.board.latched(index, self._level[index], flags == 3, ends, started)
+        self._latched = {}
 
     def start(self, interval=0.005):
         """Step on a thread of its own (real time) until `stop()`."""
@@ -145,7 +216,7 @@ class SimulatedBoard:
     # -- inside ------------------------------------------------------------------------
 
     def _boot(self):
-        return Board(self.random.getrandbits(32), store=self.store, **self.board_options)
+        return self.board_class(self.random.getrandbits(32), store=self.store, **self.board_options)
 
     def _now_ms(self):
         return self.clock() * 1000.0
@@ -168,7 +239,7 @@ class SimulatedBoard:
             chunks.append(chunk)
         return b"".join(chunks)
 
-    def _write(self, data):
+    def _send(self, data):
         # A full line drops bytes, as a real one can; resends cover pots.
         with contextlib.suppress(OSError):
             os.write(self.fd, data)

@@ -7,6 +7,12 @@ MESSAGES = {
     "board-lost": "Sensor board lost",
     "sensor-stuck": "Pocket {pocket}: stuck",
     "sensor-silent": "Pocket {pocket}: silent",
+    # Board pots that could not be counted (scoreboard/pot_ledger.py, PROTOCOL.md).
+    "board-bad-pocket": "Bad pocket: {count}",
+    "board-pots-lost": "Pots lost: {count}",
+    "board-pots-dropped": "Board full: {count}",
+    "board-edges-missed": "Edges missed: {count}",
+    "board-firmware": "Update firmware",
 }
 
 # The journal cannot be written (scoreboard/storage.py): the match goes on in memory. One
@@ -87,7 +93,14 @@ def overlay(c: Canvas, y: int, t, *, faults=(), hint=None):
         _not_saved(c, y, t, first, more)
         return
     text = t.gettext(MESSAGES.get(first["kind"], "Fault: {kind}"))
-    c.bar(y, "!" + text, right=more, kind=first["kind"], pocket=first.get("pocket", "?"))
+    c.bar(
+        y,
+        "!" + text,
+        right=more,
+        kind=first["kind"],
+        pocket=first.get("pocket", "?"),
+        count=first.get("count", "?"),
+    )
 
 
 def _not_saved(c: Canvas, y: int, t, fault: dict, more: str):

@@ -1,11 +1,14 @@
 """The sensor board's logic without hardware: counters, pots kept until acked, hello, heartbeat.
 
 Runs on the Pico (firmware/main.py feeds it pin edges and serial bytes) and in-process
-on the host as the simulated board. Pots are numbered with serials only once the host
-has answered this boot's hello (so numbering continues from what the host has, even if
-the board lost its own count), and unacked pots are kept in `store`, so a pot counted
-before a reset is still resent after it: the host, which dedupes by serial, neither
-loses nor doubles it (PROTOCOL.md).
+on the host as the simulated board. The host is the authority on which pots it holds
+(PROTOCOL.md): the board numbers pots only once the host has answered this boot's
+hello, above the highest serial the host says it holds or has seen, so a board whose
+flash is older than the host's journal never gives a new ball an old serial. Every pot
+carries the serial sent before it (`prev`), so the host takes them strictly in order.
+Unacked pots go to `store` (flash) once the host has been slow to ack them, so a pot
+counted before a reset is resent after it with the same serial, and the host, which
+knows every serial it holds, neither loses nor doubles it.
 """
 
 import struct
@@ -13,10 +16,10 @@ import struct
 from . import framing, messages
 from .pocket_counter import CLEARED, POT, STUCK, PocketCounter
 
-VERSION = "pocketboard 1.0"
+VERSION = "pocketboard 2.0"
 POCKETS = 6
 
-_STORE_HEAD = "<II"  # store id, acked serial
+_STORE_HEAD = "<III"  # store id, acked serial, last serial numbered
 _STORE_POT = "<IB"  # serial (0: not numbered yet), pocket
 
 
@@ -25,16 +28,23 @@ class MemoryStore:
 
     def __init__(self):
         self.data = None
+        self.writes = 0
 
     def load(self):
         return self.data
 
     def save(self, data):
         self.data = data
+        self.writes += 1
 
 
 class Board:
-    """One boot of the board. `edge()` and `receive()` take input, `poll()` returns bytes to send."""
+    """One boot of the board. `edge()` and `receive()` take input, `poll()` returns bytes to send.
+
+    Flash is the hardware layer's to write, since a write stops the board: it asks
+    `flash_now()`, writes `flash_image()`, then calls `flashed()`; or `flush()` does all
+    three with `store`.
+    """
 
     def __init__(
         self,
@@ -46,6 +56,9 @@ class Board:
         resend_ms=250,
         outbox_size=64,
         burst=8,
+        store_ms=50,
+        overdue_ms=250,
+        settle_ms=10,
         chatter_ms=4,
         min_ball_ms=5,
         stuck_ms=2000,
@@ -57,6 +70,9 @@ class Board:
         self.resend_ms = resend_ms
         self.outbox_size = outbox_size
         self.burst = burst
+        self.store_ms = store_ms
+        self.overdue_ms = overdue_ms
+        self.settle_ms = settle_ms
         self.counters = [
             PocketCounter(
                 chatter_ms=chatter_ms, min_ball_ms=min_ball_ms, stuck_ms=stuck_ms, clear_ms=clear_ms
@@ -66,23 +82,54 @@ class Board:
         self.store = store if store is not None else MemoryStore()
         self.encoder = framing.Encoder()
         self.decoder = framing.Decoder()
-        # [serial or None, pocket, t_ms or None, last sent t_ms or None], oldest first
+        # [serial or None, pocket, t_ms or None, last sent t_ms or None, in flash without
+        # its serial], oldest first
         self.outbox = []
-        self.synced = False  # the host has acked since this boot's hello
-        self.dropped = 0
+        self.synced = False  # the host has answered this boot's hello
+        self.dropped = 0  # pots not kept: the outbox was full
+        self.missed = 0  # edges the hardware layer could not keep (its ring overflowed)
         self.stop_requested = False
         self._stuck_mask = 0
         self._hello_due = True
         self._beat_due = True
         self._last_beat = 0
         self._last_resend = 0
+        self._now = 0  # the latest time we were told, in ms
+        self._last_edge = [0] * POCKETS
+        self._changed_at = 0  # when the pots last changed
+        self._writing = ()
         self._load()
 
     # -- input -------------------------------------------------------------------------
 
     def edge(self, index, blocked, t_ms):
         """Pocket `index` (0-5) changed to `blocked` at `t_ms`."""
+        self._now = max(self._now, t_ms)
+        self._last_edge[index] = t_ms
         self._take(index, self.counters[index].edge(blocked, t_ms))
+
+    def latched(self, index, blocked, both, t_ms, since_ms):
+        """What a pin's interrupt says: its level `blocked` when read at `t_ms`, and
+        whether both edge flags were set. An interrupt delayed by a flash write (which
+        stops interrupts while the pin's edge flags stay latched) tells of edges some
+        time since `since_ms`, the write's start; otherwise `since_ms` is `t_ms`.
+
+        Times are chosen so a ball is never cut short into a spike: a beam broken in
+        the stall broke at its start, one cleared in it cleared when read. Both flags
+        with the level unchanged: from clear, a ball came and went in the stall; from
+        blocked, a flicker inside a ball (chatter, not a second ball).
+        """
+        since_ms = max(since_ms, self._last_edge[index])
+        if blocked != self.counters[index].blocked:
+            self.edge(index, blocked, since_ms if blocked else t_ms)
+        elif both and not blocked:
+            self.edge(index, True, since_ms)
+            self.edge(index, False, t_ms)
+
+    def missed_edges(self, count):
+        """The hardware layer lost `count` edges (its ring was full): tell the host."""
+        self.missed += count
+        self._beat_due = True
 
     def receive(self, data):
         """Bytes from the host; anything malformed is dropped by the decoder or parse()."""
@@ -91,7 +138,7 @@ class Board:
             if msg is None:
                 continue
             if msg[0] == messages.ACK:
-                self._ack(msg[1], msg[2])
+                self._ack(msg[1], msg[2], msg[3])
             elif msg[0] == messages.HELLO_REQUEST:
                 self._hello_due = True
             elif msg[0] == messages.STOP and msg[1] == messages.STOP_MAGIC:
@@ -101,6 +148,7 @@ class Board:
 
     def poll(self, now_ms):
         """Run the timers at `now_ms` and return the frames due, as bytes."""
+        self._now = now_ms
         for index in range(POCKETS):
             self._take(index, self.counters[index].poll(now_ms))
         out = []
@@ -109,17 +157,22 @@ class Board:
             self._beat_due = True
             out.append(messages.hello(self.boot_id, self.store_id, self.acked, self.version))
         # New pots go out at once; every resend_ms the oldest unacked ones go again, in
-        # order, since the host takes pots only in order (go-back-N).
-        resend = self.outbox and now_ms - self._last_resend >= self.resend_ms
+        # order, since the host takes a pot only once it holds the one before.
+        resend = self.synced and self.outbox and now_ms - self._last_resend >= self.resend_ms
         if resend:
             self._last_resend = now_ms
+        prev = self.acked
         for position, entry in enumerate(self.outbox):
-            if entry[0] is None:
-                break  # not numbered until the host has answered the hello
+            if entry[0] is None or entry[4] or not self.synced:
+                # Not numbered until the host has answered the hello; and a pot that
+                # flash holds without its serial waits until flash has it, or a reset
+                # now would number it again and the host would count it twice.
+                break
             if entry[3] is None or (resend and position < self.burst):
                 age = 0 if entry[2] is None else now_ms - entry[2]
-                out.append(messages.pot(entry[0], entry[1], age))
+                out.append(messages.pot(entry[0], prev, entry[1], age))
                 entry[3] = now_ms
+            prev = entry[0]
         if self._beat_due or now_ms - self._last_beat >= self.heartbeat_ms:
             if not self.synced:
                 # The host's answer to our hello may have been lost: say it again.
@@ -134,6 +187,7 @@ class Board:
                     self.blocked_mask(),
                     len(self.outbox),
                     self.dropped,
+                    self.missed,
                 )
             )
         return b"".join(self.encoder.frame(payload) for payload in out)
@@ -149,7 +203,58 @@ class Board:
                 mask |= 1 << index
         return mask
 
+    # -- flash -------------------------------------------------------------------------
+
+    def flash_due(self, now_ms):
+        """The pots differ from what flash holds and the host has not settled them for
+        `store_ms`: worth a write. A host that acks at once means no writes at all.
+        A pot numbered since flash took it unnumbered cannot be sent until written."""
+        if self._pots() == self._flash_pots:
+            return False
+        held_back = any(entry[4] and entry[0] is not None for entry in self.outbox)
+        return held_back or now_ms - self._changed_at >= self.store_ms
+
+    def stored(self):
+        """Every pot not acked is in flash as it is: a reset now loses nothing."""
+        return set(self._pots()) <= set(self._flash_pots or ())
+
+    def flash_now(self, now_ms):
+        """Due, and no beam busy; or due for so long that a stall is the lesser risk (the
+        hardware latches edges through it, so a ball during a write still counts), at
+        a moment no beam has just moved (so no chatter is latched with its ball)."""
+        if not self.flash_due(now_ms):
+            return False
+        if self.quiet():
+            return True
+        overdue = now_ms - self._changed_at >= self.store_ms + self.overdue_ms
+        return overdue and now_ms - max(self._last_edge) >= self.settle_ms
+
+    def flash_image(self):
+        """The bytes to write: store id, acked, last numbered, and every pot not acked."""
+        self._writing = self._pots()
+        parts = [struct.pack(_STORE_HEAD, self.store_id, self.acked, self.next_serial - 1)]
+        for serial, pocket in self._writing:
+            parts.append(struct.pack(_STORE_POT, serial, pocket))
+        return b"".join(parts)
+
+    def flashed(self):
+        """The image from `flash_image()` is in flash now (the write returned)."""
+        self._flash_pots = self._writing
+        for entry in self.outbox:
+            entry[4] = entry[0] is None
+
+    def flush(self, now_ms):
+        """Write `store` now if `flash_now()`; True if it wrote."""
+        if not self.flash_now(now_ms):
+            return False
+        self.store.save(self.flash_image())
+        self.flashed()
+        return True
+
     # -- inside ------------------------------------------------------------------------
+
+    def _pots(self):
+        return tuple((entry[0] or 0, entry[1]) for entry in self.outbox)
 
     def _take(self, index, events):
         for kind, t_ms in events:
@@ -164,13 +269,14 @@ class Board:
 
     def _pot(self, pocket, t_ms):
         if len(self.outbox) >= self.outbox_size:
-            # No host for a long time. Keep the oldest: dropping a numbered pot would
-            # leave a gap the host waits on forever; count what could not be kept.
+            # No host for a long time. Keep the oldest: the host takes pots in order;
+            # count what could not be kept, so the host shows it.
             self.dropped += 1
+            self._beat_due = True
             return
-        self.outbox.append([None, pocket, t_ms, None])
+        self.outbox.append([None, pocket, t_ms, None, False])
         self._number()
-        self._save()
+        self._changed_at = self._now
 
     def _number(self):
         if not self.synced:
@@ -180,43 +286,41 @@ class Board:
                 entry[0] = self.next_serial
                 self.next_serial += 1
 
-    def _ack(self, boot_id, serial):
+    def _ack(self, boot_id, held, floor):
         # An ack meant for an earlier boot may still be on the line: it proves nothing.
         if boot_id != self.boot_id:
             return
-        if not self.synced:
-            # The first ack answers our hello: the host has every serial up to it, so
-            # go on from there even if the store was older than the host's count.
-            self.synced = True
-            self.next_serial = max(self.next_serial, serial + 1)
-            self._number()
-        if serial <= self.acked or serial >= self.next_serial:
-            self._save()
-            return
-        self.acked = serial
-        self.outbox = [e for e in self.outbox if e[0] is None or e[0] > serial]
-        self._save()
+        # The host holds every serial up to `held` and has seen none above `floor`: it
+        # knows better than our flash, which may be older than its journal.
+        self.synced = True
+        self.next_serial = max(self.next_serial, held + 1, floor + 1)
+        if held > self.acked:
+            self.acked = held
+            kept = [e for e in self.outbox if e[0] is None or e[0] > held]
+            if len(kept) != len(self.outbox):
+                self.outbox = kept
+                self._changed_at = self._now
+        self._number()
 
     def _load(self):
         self.store_id = self.boot_id
         self.acked = 0
+        self.next_serial = 1
+        self._flash_pots = None  # nothing valid in flash: write our new store id soon
         data = self.store.load()
         head = struct.calcsize(_STORE_HEAD)
         item = struct.calcsize(_STORE_POT)
-        if data is not None and len(data) >= head and (len(data) - head) % item == 0:
-            self.store_id, self.acked = struct.unpack(_STORE_HEAD, data[:head])
-            for offset in range(head, len(data), item):
-                serial, pocket = struct.unpack(_STORE_POT, data[offset : offset + item])
-                # The time of a pot from before the reset went with the old clock.
-                self.outbox.append([serial or None, pocket, None, None])
-        self.next_serial = self.acked + 1
-        for entry in self.outbox:
-            if entry[0] is not None and entry[0] >= self.next_serial:
-                self.next_serial = entry[0] + 1
-        self._save()
-
-    def _save(self):
-        parts = [struct.pack(_STORE_HEAD, self.store_id, self.acked)]
-        for entry in self.outbox:
-            parts.append(struct.pack(_STORE_POT, entry[0] or 0, entry[1]))
-        self.store.save(b"".join(parts))
+        if data is None or len(data) < head or (len(data) - head) % item:
+            return  # no store, or not one we wrote: a new store id says so to the host
+        self.store_id, self.acked, last = struct.unpack(_STORE_HEAD, data[:head])
+        self.next_serial = max(self.acked, last) + 1
+        pots = []
+        for offset in range(head, len(data), item):
+            serial, pocket = struct.unpack(_STORE_POT, data[offset : offset + item])
+            if not 1 <= pocket <= POCKETS:
+                continue  # not a pot we could have counted
+            # The time of a pot from before the reset went with the old clock.
+            self.outbox.append([serial or None, pocket, None, None, not serial])
+            pots.append((serial, pocket))
+            self.next_serial = max(self.next_serial, serial + 1)
+        self._flash_pots = tuple(pots)

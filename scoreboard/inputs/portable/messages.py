@@ -11,10 +11,10 @@ ACK = 0x81
 HELLO_REQUEST = 0x82
 STOP = 0x83
 
-_HELLO = "<BIII"
-_HEARTBEAT = "<BIIBBBH"
-_POT = "<BHBI"
-_ACK = "<BII"  # type, boot id of the board it answers, serial
+_HELLO = "<BIII"  # type, boot id, store id, acked
+_HEARTBEAT = "<BIIBBBHH"  # type, boot id, uptime, stuck, blocked, pending, dropped, missed
+_POT = "<BIIBI"  # type, serial, prev, pocket, age
+_ACK = "<BIII"  # type, boot id of the board it answers, held, floor
 # A STOP carries this word so that a flipped type byte alone cannot stop the firmware.
 STOP_MAGIC = 0x53544F50
 _STOP = "<BI"
@@ -31,7 +31,7 @@ def hello(boot_id, store_id, acked, version):
     return struct.pack(_HELLO, HELLO, boot_id, store_id, acked) + version.encode()
 
 
-def heartbeat(boot_id, uptime_ms, stuck_mask, blocked_mask, pending, dropped):
+def heartbeat(boot_id, uptime_ms, stuck_mask, blocked_mask, pending, dropped, missed):
     return struct.pack(
         _HEARTBEAT,
         HEARTBEAT,
@@ -41,16 +41,19 @@ def heartbeat(boot_id, uptime_ms, stuck_mask, blocked_mask, pending, dropped):
         blocked_mask,
         min(pending, 255),
         min(dropped, 0xFFFF),
+        min(missed, 0xFFFF),
     )
 
 
-def pot(serial, pocket, age_ms):
-    # Only the low 16 bits of the serial travel; the host widens them (PROTOCOL.md).
-    return struct.pack(_POT, POT, serial & 0xFFFF, pocket, min(max(int(age_ms), 0), 0xFFFFFFFF))
+def pot(serial, prev, pocket, age_ms):
+    # `prev` is the serial sent before this one (or the last the host acked): the host
+    # takes a pot only once it holds `prev`, so order survives any loss (PROTOCOL.md).
+    age = min(max(int(age_ms), 0), 0xFFFFFFFF)
+    return struct.pack(_POT, POT, serial & 0xFFFFFFFF, prev & 0xFFFFFFFF, pocket & 0xFF, age)
 
 
-def ack(boot_id, serial):
-    return struct.pack(_ACK, ACK, boot_id, serial & 0xFFFFFFFF)
+def ack(boot_id, held, floor):
+    return struct.pack(_ACK, ACK, boot_id, held & 0xFFFFFFFF, floor & 0xFFFFFFFF)
 
 
 def hello_request():
