@@ -28,6 +28,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/replay_memory.py
 	$(BIN)/python bench/pocket_counting.py
 	$(BIN)/python bench/link_torture.py
+	$(BIN)/python bench/power_cut.py
 	$(BIN)/python bench/display_speed.py
 	$(BIN)/python bench/appliance_figures.py
 

@@ -138,7 +138,7 @@ def test_a_host_cut_inside_a_journal_write_loses_nothing(table, monkeypatch):
     table.balls(1)
 
     def torn(journal, lines):
-        os.write(journal._fd, encode(list(lines))[:7])  # part of the record, then the cut
+        os.write(journal._fd, encode(list(lines), journal._seq + 1)[:7])  # then the cut
         raise KeyboardInterrupt
 
     with monkeypatch.context() as patched:
