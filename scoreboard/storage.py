@@ -315,7 +315,7 @@ class Storage:
             "kind": "not-saved",
             "problem": fault.problem,
             "path": fault.path,
-            "page": self._ticks % 3,
+            "page": self._ticks,  # the display takes it modulo its number of pages
         }
 
     def close(self) -> None:

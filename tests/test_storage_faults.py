@@ -292,6 +292,9 @@ def test_a_full_disk_during_play_keeps_the_score_with_no_false_silent_pocket_or_
     resent = run.board.board.outbox[0][3]
     wait_until("the board resent them", lambda: run.board.board.outbox[0][3] != resent)
     run.wait_shows("still two, one fault only", two, not_saved("full", journal))
+    # One row says it all in turn: not saved, what is wrong, what to do, and where.
+    for page, what in enumerate(["not saved", "disk full", "free space", "the path"]):
+        run.wait_shows(f"the fault's page: {what}", two, [not_saved("full", journal)[page]])
     filler.unlink()
     all_saved(run, two)
     assert snapshot(read_journal(state).lines)["stats"]["A"]["shots"] == 1
