@@ -114,3 +114,11 @@ def test_D_1_a_lapse_in_a_new_frame_cannot_take_back_the_last_frames_penalty():
     with pytest.raises(LogError) as refused:
         play(log)
     assert str(refused.value) == "line 8: there is no penalty point in this frame to take back"
+
+
+def test_D_5_B_wins_a_frame_and_then_the_match():
+    s = play("race 2\nbreak B\nshot pots=8")
+    assert s["phase"] == "frame-over" and s["frame_winner"] == "B"
+    assert s["frames"] == {"A": 0, "B": 1}
+    s = play("race 2\nbreak B\nshot pots=8\nnext\nshot\nshot pots=8")
+    assert s["phase"] == "match-over" and s["winner"] == "B" and s["frames"] == {"A": 0, "B": 2}

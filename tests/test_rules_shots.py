@@ -69,6 +69,12 @@ def test_GR_7_3_out_of_turn_without_by_names_the_player_not_at_the_table():
     assert s["foul"]["offender"] == "A" and score(s) == (0, 1)
 
 
+def test_GR_7_3_out_of_turn_without_by_when_A_is_at_the_table_names_B():
+    s = play("break A\nshot pots=1\nshot foul=out-of-turn")
+    assert s["foul"]["offender"] == "B" and s["foul"]["penalty_to"] == "A"
+    assert score(s) == (2, 0) and s["decider"] == "A"
+
+
 def test_GR_7_3_out_of_turn_by_the_player_at_the_table_is_refused():
     with pytest.raises(LogError, match="line 3: out-of-turn: B is the player at the table"):
         play("break A\nshot\nshot foul=out-of-turn by=B")
@@ -99,3 +105,10 @@ def test_invariant_balls_on_table_is_16_minus_points():
 def test_more_pots_than_balls_on_the_table_are_refused():
     with pytest.raises(LogError, match="line 3: 12 balls fell or jumped but only 11"):
         play("break A\nshot pots=5\nshot pots=12")
+
+
+def test_D_4_the_last_jumped_ball_option_before_the_first_shot_is_the_one_played():
+    s = play("option jumped-ball=spot\noption jumped-ball=foul\nbreak A\nshot\nshot jumped=1")
+    assert s["jumped_ball"] == "foul" and s["phase"] == "foul"
+    s = play("option jumped-ball=foul\noption jumped-ball=spot\nbreak A\nshot\nshot jumped=1")
+    assert s["jumped_ball"] == "spot" and s["phase"] == "play"

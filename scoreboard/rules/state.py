@@ -33,7 +33,7 @@ class Stats(NamedTuple):
     run: int = 0  # balls potted in the current visit to the table
     best_run: int = 0
 
-    def after_shot(self, *, pots: int = 0, fouls: tuple[FoulKind, ...] = ()) -> "Stats":
+    def after_shot(self, *, pots: int, fouls: tuple[FoulKind, ...]) -> "Stats":
         """The figures after one more shot: legal pots extend the run, else it ends."""
         shots = self.shots + 1
         if fouls:
