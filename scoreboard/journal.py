@@ -197,11 +197,7 @@ def list_archive(state_dir: str | os.PathLike) -> list[ArchivedMatch]:
     for log in folder.glob("*.log"):
         if not (m := _NUMBERED.match(log.name)):
             continue
-        try:
-            meta = json.loads(log.with_suffix(".json").read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            meta = {}
-        matches.append(ArchivedMatch(int(m.group(1)), log, meta if isinstance(meta, dict) else {}))
+        matches.append(ArchivedMatch(int(m.group(1)), log, _read_meta(log)))
     return sorted(matches, key=lambda a: a.number)
 
 
@@ -213,11 +209,16 @@ def last_archived(state_dir: str | os.PathLike) -> ArchivedMatch | None:
     if not number:
         return None
     log = folder / f"{number:04d}.log"
+    return ArchivedMatch(number, log, _read_meta(log))
+
+
+def _read_meta(log: Path) -> dict:
+    """An archived match's metadata; ``{}`` if it is missing, unreadable or not an object."""
     try:
-        meta = json.loads(log.with_suffix(".json").read_text(encoding="utf-8"))
+        meta = json.loads(log.with_suffix(".json").read_bytes())
     except (OSError, ValueError):
-        meta = {}
-    return ArchivedMatch(number, log, meta if isinstance(meta, dict) else {})
+        return {}
+    return meta if isinstance(meta, dict) else {}
 
 
 class Journal:
@@ -262,9 +263,7 @@ class Journal:
 
     def _set_aside(self, data: bytes, torn: TornTail) -> TornTail:
         # Save the tail durably before cutting it, so a power cut in between loses nothing.
-        saved = _write_durably(
-            self.state_dir / TORN_DIR, ".tail", data[torn.kept_bytes :], self.state_dir
-        )
+        saved = _write_durably(self.state_dir / TORN_DIR, ".tail", data[torn.kept_bytes :])
         os.ftruncate(self._fd, torn.kept_bytes)
         os.fsync(self._fd)
         return TornTail(torn.kept_bytes, torn.cut_bytes, torn.reason, saved)
@@ -314,7 +313,7 @@ class Journal:
         try:
             if self._cut_failed:
                 self._cut()  # never archive a fragment
-            meta_path = _write_durably(folder, ".json", text, self.state_dir)
+            meta_path = _write_durably(folder, ".json", text)
             log_path = meta_path.with_suffix(".log")
             os.rename(self.path, log_path)
             _fsync_dir(folder)
@@ -414,13 +413,13 @@ def _write_index(folder: Path, number: int) -> None:
     # Only a shortcut: if it cannot be written, finding the newest match lists the folder.
     try:
         tmp = folder / (INDEX_NAME + ".tmp")
-        tmp.write_text(str(number), encoding="ascii")
+        tmp.write_bytes(b"%d" % number)
         os.rename(tmp, folder / INDEX_NAME)
     except OSError:
         pass
 
 
-def _write_durably(folder: Path, suffix: str, data: bytes, state_dir: Path) -> Path:
+def _write_durably(folder: Path, suffix: str, data: bytes) -> Path:
     """Write ``data`` to the next free ``folder/NNNN<suffix>`` via a temporary file and rename."""
     _make_dirs(folder)
     path = folder / f"{_last_number(folder, '') + 1:04d}{suffix}"

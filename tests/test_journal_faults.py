@@ -110,3 +110,74 @@ def test_a_closed_journal_refuses_appends_and_archives(tmp_path):
         j.append(["break A"])
     with pytest.raises(JournalError, match="^the journal is closed$"):
         j.archive({})
+
+
+def test_a_torn_tail_says_what_was_cut_and_where_it_was_kept(tmp_path):
+    torn = journal.TornTail(10, 5, "garbage", None)
+    assert str(torn) == "journal: cut 5 bytes after byte 10 (garbage)"
+    kept = journal.TornTail(10, 5, "bad checksum", tmp_path / "torn" / "0001.tail")
+    assert str(kept) == (
+        f"journal: cut 5 bytes after byte 10 (bad checksum); kept in {tmp_path}/torn/0001.tail"
+    )
+
+
+def test_archive_metadata_is_indented_utf8_text_with_the_time_it_was_archived(tmp_path):
+    with Journal(tmp_path, clock=lambda: 86400.0) as j:
+        j.append(["players Олена Тарас"])
+        log = j.archive({"players": "Олена Тарас"})
+    assert (
+        log.with_suffix(".json").read_bytes()
+        == ('{\n "archived_at": "1970-01-02T00:00:00Z",\n "players": "Олена Тарас"\n}').encode()
+    )
+    newest = journal.last_archived(tmp_path)
+    assert newest.meta == {"archived_at": "1970-01-02T00:00:00Z", "players": "Олена Тарас"}
+    assert journal.list_archive(tmp_path)[0].meta == newest.meta
+
+
+@pytest.mark.parametrize("text", [b"[1, 2]", b'"a string"', b"{not json", b"\xff\xfe"])
+def test_archive_metadata_that_is_not_a_json_object_reads_as_empty(tmp_path, text):
+    with Journal(tmp_path) as j:
+        j.append(["break A"])
+        log = j.archive({})
+    log.with_suffix(".json").write_bytes(text)
+    assert journal.last_archived(tmp_path).meta == {}
+    assert journal.list_archive(tmp_path)[0].meta == {}
+
+
+def test_after_a_failed_write_is_undone_each_record_is_one_fsync_again(tmp_path, monkeypatch):
+    synced = []
+    real_fsync, real_write = os.fsync, os.write
+    with Journal(tmp_path) as j:
+        j.append(["break A"])
+
+        def full(fd, data):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        monkeypatch.setattr(os, "write", full)
+        with pytest.raises(JournalError):
+            j.append(["shot pots=1"])
+        monkeypatch.setattr(os, "write", real_write)
+        monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(fd), real_fsync(fd)))
+        j.append(["shot pots=2"])
+        j.append(["shot"])
+    assert len(synced) == 2  # no cut left to redo: one fsync a record
+
+
+def test_a_journal_on_descriptor_0_works(tmp_path):
+    # A daemon started with stdin closed gets fd 0 for the first file it opens.
+    lock = journal.lock_state_dir(tmp_path)
+    saved = os.dup(0)
+    os.close(0)
+    try:
+        j = Journal(tmp_path, lock=lock)
+        assert j._fd == 0
+        j.append(["break A"])
+        j.archive({})
+        j.append(["break B"])
+        j.close()
+    finally:
+        os.dup2(saved, 0)
+        os.close(saved)
+        os.close(lock)
+    assert journal.read_journal(tmp_path).lines == ["break B"]
+    assert journal.last_archived(tmp_path).lines() == ["break A"]
