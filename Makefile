@@ -5,12 +5,17 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 SOURCES = $(wildcard scoreboard tests bench firmware tools hardware)
 
-.PHONY: sim test lint format bench gallery diagram schematic mutate clean
+.PHONY: sim test tmux lint format bench gallery diagram schematic mutate clean
 
+# `make sim SIM_LANG=ru` starts the simulator in Russian (uk, ru or en; its l key changes it).
+# LANG is the locale, so the variable is SIM_LANG; `make sim LANG=ru` works too, and that LANG
+# (no locale) is then kept out of the simulator's environment.
+LANG_GIVEN := $(if $(filter command line,$(origin LANG)),$(filter uk ru en,$(LANG)))
+SIM_LANG ?= $(if $(LANG_GIVEN),$(LANG))
 sim: $(STAMP)
-	$(BIN)/scoreboard sim
+	$(if $(LANG_GIVEN),env -u LANG )$(BIN)/scoreboard sim$(if $(SIM_LANG), --lang $(SIM_LANG))
 
-test: $(STAMP)
+test: $(STAMP) tmux
 	$(BIN)/ruff check $(SOURCES)
 	$(BIN)/python -m pytest
 
@@ -50,6 +55,13 @@ diagram: $(STAMP)
 
 schematic: $(STAMP)
 	$(BIN)/python hardware/schematic.py
+
+# tests/test_sim_terminal.py runs `scoreboard sim` in a real 80x24 terminal: tmux, from apt
+# where it is missing (as root; elsewhere that test skips and says why).
+tmux:
+	@command -v tmux >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
+	  && apt-get update -qq && apt-get install -y -qq tmux >/dev/null; } \
+	  || echo "tmux is missing and cannot be installed here: the 80x24 sim test will skip"
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed, found " + sys.version.split()[0])'

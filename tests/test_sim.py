@@ -9,7 +9,9 @@ import selectors
 import subprocess
 import sys
 import time
+from pathlib import Path
 
+from scoreboard.cli import main
 from scoreboard.journal import read_journal
 from scoreboard.matchlog import replay
 
@@ -76,3 +78,63 @@ def test_a_script_of_keys_is_played_in_order_to_the_end(tmp_path):
     assert done.returncode == 0
     s = replay(read_journal(tmp_path).lines).snapshot()
     assert s["phase"] == "break-foul" and s["foul"]["to_spot"] == 1
+
+
+def test_the_language_to_start_in_and_the_language_key(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "scoreboard", "sim", "--state-dir", str(tmp_path), "--lang", "en"],
+        input=b"ll",
+        capture_output=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    shown = [line for line in done.stdout.decode().splitlines() if "display language" in line]
+    # The first state in the language asked for, then each press of l the next one, in order.
+    assert shown == ["display language en", "display language uk", "display language ru"]
+
+
+def test_without_the_sim_extra_sim_says_what_to_install(tmp_path, monkeypatch, capsys):
+    # As after `pip install .` without [sim]: luma.emulator cannot be imported.
+    monkeypatch.setitem(sys.modules, "luma.emulator", None)
+    monkeypatch.setitem(sys.modules, "luma.emulator.device", None)
+    assert main(["sim", "--state-dir", str(tmp_path / "state")]) == 2
+    err = capsys.readouterr().err
+    assert "luma.emulator, which is not installed" in err
+    assert "pip install 'pyramid-scoreboard[sim]'" in err and "make sim" in err
+    assert not (tmp_path / "state").exists()  # said before anything was started
+
+
+def test_a_second_sim_on_the_same_state_says_so_and_the_first_plays_on(tmp_path):
+    first = Sim(tmp_path)
+    first.wait_for("phase lag")
+    second = subprocess.run(
+        [sys.executable, "-m", "scoreboard", "sim", "--state-dir", str(tmp_path)],
+        input=b"a",
+        capture_output=True,
+        timeout=60,
+    )
+    err = second.stderr.decode()
+    assert second.returncode == 2, err
+    assert "Traceback" not in err
+    assert f"scoreboard sim: {tmp_path} is in use by another scoreboard process" in err
+    assert "Quit it (q), or start this one with its own --state-dir" in err
+    first.key("a")  # the second one pressed nothing; the first one still plays
+    first.wait_for("phase break")
+    assert first.quit() == 0
+    assert replay(read_journal(tmp_path).lines).snapshot()["breaker"] == "A"
+
+
+def test_make_sim_takes_the_language_as_sim_lang_or_lang():
+    root = Path(__file__).resolve().parent.parent
+    for variable in ("SIM_LANG=ru", "LANG=ru"):
+        done = subprocess.run(
+            ["make", "-n", "--no-print-directory", "sim", variable],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        command = [line for line in done.stdout.splitlines() if " sim" in line][-1]
+        assert command.endswith("/scoreboard sim --lang ru"), command
+        # LANG is the locale: as a make variable it is not left in the simulator's environment.
+        assert command.startswith("env -u LANG ") == variable.startswith("LANG")

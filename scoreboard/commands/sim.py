@@ -1,10 +1,21 @@
-"""`scoreboard sim [--state-dir DIR] [--config PATH]`: the appliance on simulated hardware."""
+"""`scoreboard sim [--state-dir DIR] [--config PATH] [--lang uk|ru|en]`: the appliance on
+simulated hardware, in the terminal."""
+
+import importlib.util
+from dataclasses import replace
 
 from scoreboard import config as configuration
 from scoreboard.cli import UsageError
-from scoreboard.display import DISPLAYS
+from scoreboard.display import DISPLAYS, LANGUAGES
 
 DEFAULT_STATE_DIR = "state"
+# What the emulated displays need, from the `sim` extra (luma.emulator pulls in pygame).
+EMULATOR_MODULES = ("luma.emulator.device", "pygame")
+MISSING_EMULATOR = (
+    "the simulator draws the display with luma.emulator, which is not installed (no module {module}). "
+    "It comes with the scoreboard's `sim` extra: pip install 'pyramid-scoreboard[sim]' "
+    "(from a clone: pip install '.[sim]', or just `make sim`, which sets everything up)"
+)
 
 
 def register(subparsers) -> None:
@@ -13,9 +24,10 @@ def register(subparsers) -> None:
         help="run the appliance on simulated hardware in the terminal",
         description=(
             "The real appliance with mock pins driven from the keyboard, a simulated sensor "
-            "board behind a pseudo-terminal and the display emulated in the terminal. Keys: "
-            "a/b press a player's button, A/B hold it, f FOUL, F hold FOUL, u UNDO, U hold UNDO, "
-            "1-6 a ball falls into that pocket, q quits."
+            "board behind a pseudo-terminal and the display emulated in the terminal (80x24 "
+            "and up). Keys: a/b press a player's button, A/B hold it, f FOUL, F hold FOUL, "
+            "u UNDO, U hold UNDO, 1-6 a ball falls into that pocket, l the next language, "
+            "q quits."
         ),
     )
     parser.add_argument(
@@ -31,14 +43,35 @@ def register(subparsers) -> None:
         choices=DISPLAYS,
         help="the display the terminal emulates (default ssd1306)",
     )
+    parser.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        help="the display language to start in (default: the config's); the l key changes it",
+    )
     parser.set_defaults(run=run)
 
 
 def run(args) -> int:
+    for module in EMULATOR_MODULES:  # found, not imported: pygame greets on import
+        try:
+            found = importlib.util.find_spec(module) is not None
+        except ImportError:  # its package is missing
+            found = False
+        if not found:
+            raise UsageError(MISSING_EMULATOR.format(module=module))
+    from scoreboard.journal import JournalError
     from scoreboard.sim import run_sim
 
     try:
         config = configuration.load(args.config) if args.config else configuration.default()
     except configuration.ConfigError as exc:
         raise UsageError(str(exc)) from None
-    return run_sim(config, state_dir=args.state_dir, emulates=args.display)
+    if args.lang:
+        config = replace(config, display=replace(config.display, language=args.lang))
+    try:
+        return run_sim(config, state_dir=args.state_dir, emulates=args.display)
+    except JournalError as exc:
+        raise UsageError(
+            f"{exc}: another `scoreboard sim` (or `scoreboard run`) is playing the match kept "
+            f"there. Quit it (q), or start this one with its own --state-dir"
+        ) from None

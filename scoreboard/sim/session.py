@@ -1,0 +1,184 @@
+"""One simulator session: the appliance, the simulated table and board, the terminal, the keys."""
+
+import contextlib
+import os
+import signal
+import sys
+import termios
+import threading
+import time
+import tty
+from dataclasses import dataclass, replace
+
+from gpiozero.pins.mock import MockFactory
+
+from scoreboard.appliance import Appliance
+from scoreboard.config import Config
+from scoreboard.display import LANGUAGES, Screen, create_displays
+from scoreboard.display.devices import panel_for
+from scoreboard.inputs.simulated_board import SimulatedBoard
+from scoreboard.sim.table import (
+    BALL_SECONDS,
+    LANGUAGE_KEY,
+    QUIT_KEY,
+    SETTLE_SECONDS,
+    SimulatedTable,
+    legend,
+)
+from scoreboard.sim.terminal import FittedTerminal, TextScreen, fit
+
+
+@dataclass(frozen=True)
+class NextLanguage:
+    """The language key was pressed: every screen goes on in the next language."""
+
+
+@dataclass(frozen=True)
+class Resized:
+    """The terminal changed its size (SIGWINCH)."""
+
+
+class Terminal:
+    """The emulated display and the text under it in one terminal, laid out by its size."""
+
+    def __init__(self, out, *, emulates: str, lang: str) -> None:
+        self.out = out
+        self.panel = panel_for({"driver": "emulator-terminal", "emulates": emulates})
+        layout = self._fit()
+        self.device = FittedTerminal(
+            layout.picture, width=self.panel.width, height=self.panel.height
+        )
+        self.picture = Screen(self.device, name="terminal", panel=self.panel, lang=lang)
+        self.text = TextScreen(out, layout=layout, legend=legend, lang=lang)
+
+    def _fit(self):
+        size = os.get_terminal_size(self.out.fileno())
+        return fit(size.columns, size.lines, self.panel.width, self.panel.height, legend("uk"))
+
+    def resize(self) -> None:
+        layout = self._fit()
+        self.device.box = layout.picture
+        self.text.layout = layout
+        self.out.write("\x1b[2J")
+        self.device.redraw()
+        self.text.redraw()
+
+
+def screens_for(config: Config, *, interactive: bool, emulates: str) -> tuple[list, object]:
+    """The screens the app shows on, and the terminal (None when not a terminal)."""
+    lang = config.display.language
+    if not interactive:
+        return [TextScreen(sys.stdout, layout=None, legend=legend, lang=lang)], None
+    terminal = Terminal(sys.stdout, emulates=emulates, lang=lang)
+    screens = [terminal.picture]
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        screens += create_displays(
+            [{"driver": "emulator-pygame", "emulates": "max7219"}], lang=lang
+        )
+    return [*screens, terminal.text], terminal
+
+
+def next_language(appliance: Appliance, _event=None) -> str:
+    """On the loop: every screen on to the next language (uk, ru, en, uk...), redrawn."""
+    app = appliance.app
+    current = next((s.lang for s in app.screens if hasattr(s, "lang")), LANGUAGES[0])
+    lang = LANGUAGES[(LANGUAGES.index(current) + 1) % len(LANGUAGES)]
+    for screen in app.screens:
+        if hasattr(screen, "lang"):
+            screen.lang = lang
+    app.shown = None  # the same state, drawn again in the new language
+    app.show()
+    return lang
+
+
+def run_sim(config: Config, *, state_dir: str, emulates: str = "ssd1306") -> int:
+    """Runs until the quit key; raises JournalError when another process holds `state_dir`."""
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    # The simulated board stands in for the USB sensor board; buttons are mock pins.
+    config = replace(config, sensors=replace(config.sensors, source="board"))
+    factory = MockFactory()
+    board, port = SimulatedBoard.open_pty(time.monotonic)
+    screens: list = []  # filled once the state folder is ours (a second sim stops first)
+    try:
+        appliance = Appliance(
+            config,
+            state_dir=state_dir,
+            screens=screens,
+            pin_factory=factory,
+            board_port=port,
+            log=lambda message: None if interactive else print(f"log: {message}", flush=True),
+        )
+    except BaseException:
+        board.close()
+        raise
+    shown, terminal = screens_for(config, interactive=interactive, emulates=emulates)
+    screens += shown
+    appliance.app.extra_handlers[NextLanguage] = lambda event: next_language(appliance)
+    table = SimulatedTable(config, factory, board)
+    reader = threading.Thread(
+        target=_read_keys, args=(table, appliance, interactive), name="keyboard", daemon=True
+    )
+    with _cbreak(interactive), _on_resize(appliance, terminal):
+        board.start()
+        reader.start()
+        try:
+            appliance.run()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            board.stop()
+            board.close()
+    return 0
+
+
+def _read_keys(table: SimulatedTable, appliance: Appliance, interactive: bool) -> None:
+    fd = sys.stdin.fileno()
+    while True:
+        data = os.read(fd, 1)
+        if not data or data == QUIT_KEY.encode():
+            break
+        key = data.decode(errors="replace")
+        if key == LANGUAGE_KEY:
+            appliance.loop.put(NextLanguage())
+            time.sleep(SETTLE_SECONDS)
+            continue
+        settle = table.key(key)
+        if settle is None:
+            if not interactive and key.strip():
+                print(f"unknown key {key!r}", flush=True)
+            continue
+        time.sleep(settle)
+    time.sleep(BALL_SECONDS)  # let the last ball and press reach the screen
+    appliance.stop()
+
+
+@contextlib.contextmanager
+def _on_resize(appliance: Appliance, terminal: Terminal | None):
+    """A terminal that changes its size is laid out again (on the loop, like everything)."""
+    if terminal is None:
+        yield
+        return
+    appliance.app.extra_handlers[Resized] = lambda event: terminal.resize()
+    previous = signal.signal(signal.SIGWINCH, lambda *_: appliance.loop.put(Resized()))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGWINCH, previous)
+
+
+@contextlib.contextmanager
+def _cbreak(interactive: bool):
+    """Keys without Enter and without echo, restored however the simulator ends."""
+    if not interactive:
+        yield
+        return
+    fd = sys.stdin.fileno()
+    saved = termios.tcgetattr(fd)
+    tty.setcbreak(fd)
+    sys.stdout.write("\x1b[?25l")  # hide the cursor
+    try:
+        yield
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+        sys.stdout.write("\x1b[?25h\n")
+        sys.stdout.flush()
