@@ -49,7 +49,7 @@ class SimulatedBoard:
         self.powered = True
         self.resets = 0
         self.flash_writes = 0
-        self._write = None  # (ends at ms, started at ms, image) while flash is written
+        self._flashing = None  # (ends at ms, started at ms, image) while flash is written
         self._latched = {}  # pin index -> edge flags (1 blocked, 2 cleared) during a write
         self._edges = []  # (t_ms, pocket index, blocked), kept sorted
         self._free_at = [float("-inf")] * POCKETS  # when each beam is free for a next ball
@@ -132,7 +132,7 @@ class SimulatedBoard:
         """The power goes: a flash write under way leaves the old file; balls go unseen."""
         with self._lock:
             self.powered = False
-            self._write, self._latched = None, {}
+            self._flashing, self._latched = None, {}
 
     def power_on(self):
         """A new boot from what flash holds."""
@@ -148,7 +148,7 @@ class SimulatedBoard:
     @property
     def writing_flash(self):
         """A flash write is under way (the board is stopped)."""
-        return self._write is not None
+        return self._flashing is not None
 
     def step(self):
         """Feed due beam edges and host bytes to the board and send what it has to say."""
@@ -158,9 +158,9 @@ class SimulatedBoard:
                 self._beams(now, None)
                 self._read()  # bytes to a board that is off are gone
                 return
-            if self._write is not None:
-                self._beams(min(now, self._write[0]), self._latched)  # interrupts wait
-                if now < self._write[0]:
+            if self._flashing is not None:
+                self._beams(min(now, self._flashing[0]), self._latched)  # interrupts wait
+                if now < self._flashing[0]:
                     return
                 self._end_flash_write()
             self._beams(now, None)
@@ -169,11 +169,11 @@ class SimulatedBoard:
                 self.board.receive(data)
             out = self.board.poll(now)
             if self.plugged and out:
-                self._send(out)
+                self._write(out)
             if self.board.flash_now(now):
                 low, high = self.flash_ms
                 image = self.board.flash_image()
-                self._write = (now + self.random.uniform(low, high), now, image)
+                self._flashing = (now + self.random.uniform(low, high), now, image)
 
     def _beams(self, now, latch):
         while self._edges and self._edges[0][0] <= now:
@@ -185,8 +185,8 @@ class SimulatedBoard:
                 self.board.edge(index, blocked, t_ms)
 
     def _end_flash_write(self):
-        ends, started, image = self._write
-        self._write = None
+        ends, started, image = self._flashing
+        self._flashing = None
         self.store.save(image)
         self.flash_writes += 1
         self.board.flashed()
@@ -239,7 +239,7 @@ class SimulatedBoard:
             chunks.append(chunk)
         return b"".join(chunks)
 
-    def _send(self, data):
+    def _write(self, data):
         # A full line drops bytes, as a real one can; resends cover pots.
         with contextlib.suppress(OSError):
             os.write(self.fd, data)
