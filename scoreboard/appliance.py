@@ -10,6 +10,7 @@ import time
 from scoreboard.app import LOGGER, App
 from scoreboard.config import Config
 from scoreboard.display import create_displays
+from scoreboard.display.words import Timings
 from scoreboard.inputs.buttons import Buttons
 from scoreboard.inputs.gpio_lines import LineEdge
 from scoreboard.inputs.gpio_pockets import GpioPockets
@@ -79,6 +80,7 @@ class Appliance:
             screens = create_displays(
                 screen_specs(config),
                 lang=config.display.language,
+                timings=Timings.from_config(config.timings),
                 on_error=lambda spec, why: failed.append(why),
             )
         self.app = App(

@@ -14,8 +14,12 @@ from scoreboard.display.i18n import translator
 from scoreboard.display.render import canvas, panel
 from scoreboard.display.screens.faults import HINTS, MESSAGES, NOT_SAVED, TO_DO, WHAT_IS_WRONG
 from scoreboard.display.screens.parts import KINDS
+from scoreboard.display.words import Timings
 
 HINT_FIELDS = {"name": "Олександра-Вікторія Щербатюк", "n": 15, "kind": "early-stroke"}
+TIMED = {"hold", "undo_hold"}  # filled in by the screens from the configured timings
+# The longest timings the config takes ([timings] hold_time 0.3-10, undo_hold_time 0.3-30).
+LONGEST_TIMINGS = Timings(hold=9.75, undo_hold=29.75)
 LONG_NAMES = {"A": "Олександра-Вікторія Щербатюк", "B": "Maximilian Alexander von Ünterberg"}
 SAMPLES = samples()
 OLEDS = [d for d in DISPLAYS if not panel(d).matrix]
@@ -49,7 +53,9 @@ def variants():
         yield f"fault-{fault}", SAMPLES["play"], {"faults": [{"kind": fault, "pocket": 6}]}
     for hint, text in HINTS.items():
         # A message with fields gets the longest of each: a name, a count, a foul kind.
-        fields = {f: HINT_FIELDS[f] for _, f, _, _ in Formatter().parse(text) if f}
+        fields = {
+            f: HINT_FIELDS[f] for _, f, _, _ in Formatter().parse(text) if f and f not in TIMED
+        }
         yield f"hint-{hint}", SAMPLES["foul"], {"hint": (hint, tuple(fields.items()))}
     path = "/var/lib/scoreboard/journal.log"
     for problem in WHAT_IS_WRONG:
@@ -60,12 +66,13 @@ def variants():
     yield "hint-while-not-saved", SAMPLES["foul"], {"hint": "refused", "faults": [fault]}
 
 
+@pytest.mark.parametrize("timings", [Timings(), LONGEST_TIMINGS], ids=["default", "longest"])
 @pytest.mark.parametrize("display", OLEDS)
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_every_phrase_fits(display, lang):
+def test_every_phrase_fits(display, lang, timings):
     overflows = []
     for name, snap, extra in variants():
-        c = canvas(snap, panel(display), lang=lang, **extra)
+        c = canvas(snap, panel(display), lang=lang, timings=timings, **extra)
         overflows += [f"{name}: {text}" for text in c.overflows]
     assert overflows == []
 

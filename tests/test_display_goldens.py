@@ -20,7 +20,7 @@ GALLERY = Path(__file__).parent.parent / "docs" / "gallery"
 REGENERATE = os.environ.get("REGENERATE_GOLDENS") == "1"
 SAMPLES = samples()
 # The screens people read most are checked in every language; the rest in Ukrainian.
-MAIN = ("play", "foul", "break-foul")
+MAIN = ("play", "foul", "break-foul", "break-foul-pots", "frame-over", "match-over")
 # The SH1106 shows the SSD1306's picture (same panel, see test_sh1106_shows_...); the
 # MAX7219 has no words, so one golden per screen serves every language.
 WORDED = ("ssd1306", "ssd1322")
@@ -64,7 +64,9 @@ def test_screen_matches_golden(display, lang, name):
     check(shown(display, lang, SAMPLES[name]), f"{display}-{lang}-{name}")
 
 
-@pytest.mark.parametrize("name", [name for name in SAMPLES if name != "break-rerack"])
+@pytest.mark.parametrize(
+    "name", [n for n in SAMPLES if n not in ("break-rerack", "break-foul-pots")]
+)
 def test_led_matrix_matches_golden_in_every_language(name):
     pictures = [shown("max7219", lang, SAMPLES[name]) for lang in LANGUAGES]
     assert all(same(p, pictures[0]) for p in pictures)
@@ -132,6 +134,7 @@ def test_the_samples_are_the_states_their_logs_reach():
     assert phases == {
         "break": "break",
         "break-foul": "break-foul",
+        "break-foul-pots": "break-foul",
         "break-rerack": "break",
         "foul": "foul",
         "frame-over": "frame-over",
@@ -143,6 +146,7 @@ def test_the_samples_are_the_states_their_logs_reach():
     assert balls == {"break": 15, "break-rerack": 14}  # GR-13.2: the penalty ball is off
     assert SAMPLES["play"]["score"] == {"A": 5, "B": 3} and SAMPLES["play"]["striker"] == "A"
     assert SAMPLES["match-over"]["winner"] == "B"
+    assert SAMPLES["break-foul-pots"]["foul"]["to_spot"] == 2  # GR-22.3: shown as "+2"
 
 
 def test_the_committed_gallery_is_what_make_gallery_draws_now(tmp_path):

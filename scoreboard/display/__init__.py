@@ -2,12 +2,13 @@
 
 Public API (everything else in this package is internal):
 
-    create_displays(specs, *, lang="uk", on_error=None) -> list[Screen]
+    create_displays(specs, *, lang="uk", timings=None, on_error=None) -> list[Screen]
         One Screen per spec dict (see scoreboard/display/devices.py for the keys), e.g.
         {"driver": "ssd1306", "interface": "i2c", "port": 1, "address": 0x3C},
         {"driver": "max7219", "cascaded": 4}, {"driver": "emulator-terminal"},
         {"driver": "dummy", "emulates": "ssd1322"}. A display that is missing or fails at
-        start is logged and reported to on_error(spec, message); the others still run.
+        start is logged and reported to on_error(spec, message); the others still run. `timings`
+        (display/words.py Timings, from the config's [timings]) are the holds the screens name.
 
     Screen.show(snapshot, *, faults=(), hint=None) -> int
         Draws the snapshot's phase; pushes to the device only if the picture changed.
@@ -51,7 +52,9 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def render_png(snapshot: dict, path, *, display="ssd1306", lang="uk", faults=(), hint=None):
+def render_png(
+    snapshot: dict, path, *, display="ssd1306", lang="uk", timings=None, faults=(), hint=None
+):
     """The screen for `snapshot` as a PNG file at the display's own resolution."""
     from scoreboard.display.devices import DisplayError
     from scoreboard.display.i18n import LanguageError
@@ -59,7 +62,9 @@ def render_png(snapshot: dict, path, *, display="ssd1306", lang="uk", faults=(),
     from scoreboard.display.screens import PhaseError
 
     try:
-        image = render(snapshot, panel(display), lang=lang, faults=faults, hint=hint)
+        image = render(
+            snapshot, panel(display), lang=lang, timings=timings, faults=faults, hint=hint
+        )
     except (RenderError, LanguageError, PhaseError) as exc:
         raise DisplayError(str(exc)) from exc
     image.save(path, format="PNG")

@@ -40,7 +40,9 @@ def panel(display: str) -> Panel:
         raise RenderError(f"no display {display!r}; choose one of {', '.join(PANELS)}") from None
 
 
-def canvas(snapshot: dict, p: Panel, *, lang=DEFAULT_LANGUAGE, faults=(), hint=None) -> Canvas:
+def canvas(
+    snapshot: dict, p: Panel, *, lang=DEFAULT_LANGUAGE, timings=None, faults=(), hint=None
+) -> Canvas:
     """The drawn canvas, with `overflows` for the tests that every phrase fits."""
     if p.matrix:
         c = Canvas(p.width, p.height, p.mode)
@@ -49,9 +51,16 @@ def canvas(snapshot: dict, p: Panel, *, lang=DEFAULT_LANGUAGE, faults=(), hint=N
     if p.height != 64 or p.width not in (128, 256):
         raise RenderError(f"no screen layout for {p.width}x{p.height}; OLEDs are 128 or 256 x 64")
     return screens.draw(
-        Canvas(p.width, p.height, p.mode), snapshot, lang=lang, faults=faults, hint=hint
+        Canvas(p.width, p.height, p.mode),
+        snapshot,
+        lang=lang,
+        timings=timings,
+        faults=faults,
+        hint=hint,
     )
 
 
-def render(snapshot: dict, p: Panel, *, lang=DEFAULT_LANGUAGE, faults=(), hint=None) -> Image.Image:
-    return canvas(snapshot, p, lang=lang, faults=faults, hint=hint).image
+def render(
+    snapshot: dict, p: Panel, *, lang=DEFAULT_LANGUAGE, timings=None, faults=(), hint=None
+) -> Image.Image:
+    return canvas(snapshot, p, lang=lang, timings=timings, faults=faults, hint=hint).image

@@ -24,11 +24,13 @@ class Screen:
         name: str,
         panel,
         lang=DEFAULT_LANGUAGE,
+        timings=None,
         counter=None,
         segments: bool = False,
     ):
         translator(lang)  # an unknown language stops at start, not at the first foul
         self.device, self.name, self.panel, self.lang = device, name, panel, lang
+        self.timings = timings  # the button timings the screens name (display/words.py)
         self.counter = counter
         self.segments = sevensegment(device) if segments else None
         self.failed: str | None = None
@@ -45,7 +47,14 @@ class Screen:
         if self.segments is not None:
             picture = led.sevensegment_text(snapshot)
         else:
-            picture = render(snapshot, self.panel, lang=self.lang, faults=faults, hint=hint)
+            picture = render(
+                snapshot,
+                self.panel,
+                lang=self.lang,
+                timings=self.timings,
+                faults=faults,
+                hint=hint,
+            )
         key = picture if isinstance(picture, str) else picture.tobytes()
         if key == self._last:
             return 0
@@ -72,7 +81,7 @@ class Screen:
         return getattr(self.device, "image", None)
 
 
-def create_displays(specs, *, lang=DEFAULT_LANGUAGE, on_error=None) -> list[Screen]:
+def create_displays(specs, *, lang=DEFAULT_LANGUAGE, timings=None, on_error=None) -> list[Screen]:
     """A Screen for each spec that starts. A display that is missing or fails at start
     is logged (and passed to `on_error(spec, message)`), and the rest keep running."""
     translator(lang)
@@ -87,6 +96,7 @@ def create_displays(specs, *, lang=DEFAULT_LANGUAGE, on_error=None) -> list[Scre
                     name=devices.describe(spec),
                     panel=panel,
                     lang=lang,
+                    timings=timings,
                     counter=counter,
                     segments=spec["driver"] == "max7219-7seg",
                 )

@@ -4,6 +4,7 @@ from scoreboard.display.canvas import Canvas
 from scoreboard.display.i18n import translator
 from scoreboard.display.screens import break_foul, foul, frame_over, lag, opening_break, play
 from scoreboard.display.screens.faults import overlay
+from scoreboard.display.words import Timings, Words
 from scoreboard.phase import Phase
 
 PHASES = {
@@ -21,12 +22,15 @@ class PhaseError(ValueError):
     """A snapshot whose phase no screen draws."""
 
 
-def draw(c: Canvas, snap: dict, *, lang: str, faults=(), hint=None) -> Canvas:
-    """Draws the phase's screen, then any fault or hint over its spare row."""
+def draw(
+    c: Canvas, snap: dict, *, lang: str, timings: Timings | None = None, faults=(), hint=None
+) -> Canvas:
+    """Draws the phase's screen, then any fault or hint over its spare row; `timings` are
+    the button timings the screen names ("hold 1 s")."""
     screen = PHASES.get(snap.get("phase"))
     if screen is None:
         raise PhaseError(f"no screen for phase {snap.get('phase')!r}")
-    t = translator(lang)
+    t = Words(translator(lang), timings, wide=c.wide)
     spare_row = screen.draw(c, snap, t)
     overlay(c, spare_row, t, faults=tuple(faults), hint=hint)
     return c

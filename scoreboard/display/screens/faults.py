@@ -43,13 +43,13 @@ NOT_SAVED_MARK = "✗"  # at the end of a hint's row while not saved: the mark n
 # what to do next. Keys not here are shown as given.
 HINTS = {
     "who-breaks": "Who breaks? Press",
-    "hold-to-pot": "Hold 1 s: +1 ball",
+    "hold-to-pot": "Hold {hold}: +1 ball",
     "not-your-turn": "Not your turn",
     "two-buttons": "One button at a time",
     "penalty-ball": "Penalty ball taken",
     "ball-after-frame": "Press to go on",
     "choose": "Choose: A or B",
-    "match-over": "UNDO 3 s: new match",
+    "match-over": "UNDO {undo_hold}: new match",
     "nothing-to-undo": "Nothing to undo",
     "confirm-new-match": "New match? UNDO",
     "refused": "Not allowed now",
@@ -81,7 +81,7 @@ def overlay(c: Canvas, y: int, t, *, faults=(), hint=None):
         if "kind" in fields:
             fields["kind"] = t.gettext(KINDS.get(fields["kind"], KINDS["other"]))
         if key in HINTS:
-            c.bar(y, t.gettext(HINTS[key]), right=mark, **fields)
+            c.bar(y, t.timed(HINTS[key]), right=mark, **fields)
         else:
             c.bar(y, "{s}", right=mark, s=key)
         return

@@ -1,4 +1,5 @@
-"""The end of a frame and of the match: the winner, the frame score, the match score."""
+"""The end of a frame and of the match: the winner, the frame score, the match score, and
+what the buttons do now (a player's button: the next frame; UNDO held: a new match)."""
 
 from scoreboard.display.canvas import ROWS
 from scoreboard.display.screens.parts import buttons, frames_text, name, score_text
@@ -10,20 +11,21 @@ def draw(c, snap, t) -> int:
     if match_over:
         c.bar(ROWS[0], t.gettext("Match over"))
         winner, big, small = snap["winner"], frames_text(snap), score_text(snap)
+        todo = t.timed("UNDO {undo_hold}: new match")
     else:
         c.bar(ROWS[0], t.gettext("Frame {n} over"), n=snap["frame"])
         winner, big, small = snap["frame_winner"], score_text(snap), frames_text(snap)
-    size = 16 if c.wide else 12
+        todo = t.gettext("A or B: next frame")
     c.fit(
         2,
         ROWS[1],
         c.width - 4,
         t.gettext("Winner: {name}"),
-        size=size,
         bold=True,
         align="center",
         name=name(snap, winner),
     )
-    c.fit(0, ROWS[1] + size + 1, c.width, "{s}", size=20, bold=True, align="center", s=big)
+    c.fit(0, ROWS[2] - 2, c.width, "{s}", size=16, bold=True, align="center", s=big)
+    c.fit(2, ROWS[3], c.width - 4, "{s}", align="center", fill=c.dim, s=todo)
     buttons(c, snap, centre=small, active=winner)
     return ROWS[0]
