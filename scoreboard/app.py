@@ -177,7 +177,7 @@ class App:
             case SensorCleared(pocket=pocket):
                 self.faults.pop(("sensor-stuck", pocket), None)
             case Pot() | ButtonPress() | ButtonHold():
-                if isinstance(event, Pot):
+                if isinstance(event, Pot) and not event.retract:
                     self._count_pocket(event.pocket)
                 self._play(self.panel.handle(event), pot=event if isinstance(event, Pot) else None)
         self.show()

@@ -112,7 +112,7 @@ class Appliance:
             self.pockets = GpioPockets(
                 self.loop.put,
                 pins=pins.pockets,
-                chatter_ms=timings.beam_min * 1000,
+                min_ball_ms=timings.beam_min * 1000,
                 stuck_ms=timings.beam_stuck * 1000,
                 clock=clock,
                 pin_factory=pin_factory,

@@ -121,7 +121,7 @@ class TimingsConfig:
     foul_kind_window: float = _opt(4.0, limits=(0.5, 60.0))
     penalty_ball_window: float = _opt(8.0, limits=(0.0, 60.0))  # FP-7, docs/decisions.md
     button_debounce: float = _opt(0.02, limits=(0.0, 0.25))
-    beam_min: float = _opt(0.004, limits=(0.0005, 0.5))
+    beam_min: float = _opt(0.005, limits=(0.0005, 0.5))
     beam_stuck: float = _opt(2.0, limits=(0.1, 60.0))
 
 
@@ -357,6 +357,9 @@ class _Reader:
     def check_timings(self, t: TimingsConfig) -> None:
         if t.beam_min >= t.beam_stuck:
             self.fail("must be shorter than timings.beam_stuck", "timings", "beam_min")
+        if t.beam_stuck >= t.shot_pause:
+            # A stuck beam takes back its ball from the shot, which must still be open.
+            self.fail("must be shorter than timings.shot_pause", "timings", "beam_stuck")
 
     def check_pins(self, config: Config) -> None:
         """Refuse a pin that two things claim, or one that belongs to a bus."""

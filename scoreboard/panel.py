@@ -66,6 +66,7 @@ class _OpenShot:
     foul_at: float | None  # when its foul was entered or last stepped
     events: int = 0  # len(match.events) once applied: it must still be the last event
     unfouled: Shot | None = None  # a fouled shot as it was before FOUL (None: FOUL made it)
+    balls: tuple[int, ...] = ()  # the pockets whose sensors counted its balls
 
 
 @dataclass
@@ -86,6 +87,7 @@ class Panel:
     _chosen_at: float | None = field(default=None, init=False)
     _t: float = field(default=0.0, init=False)  # the time of the input being handled
     _phase: Phase | None = field(default=None, init=False)  # the phase it found
+    _absorbed: int | None = field(default=None, init=False)  # pocket of a penalty ball sensed
 
     # -- the entry points -----------------------------------------------------------------------
     def handle(self, event) -> Outcome:
@@ -94,8 +96,10 @@ class Panel:
         if self._new_match_asked is not None and not _is(event, ButtonPress, "undo"):
             self._new_match_asked = None  # any other input cancels the question
         match event:
+            case Pot(retract=True):
+                return self._retract(event.pocket)
             case Pot():
-                return self._pot(event.t)
+                return self._pot(event.t, event.pocket)
             case ButtonPress(button="foul"):
                 return self._foul(event.t)
             case ButtonPress(button="undo"):
@@ -136,10 +140,13 @@ class Panel:
             self._penalty = self._chosen_at = None  # a shot, a lapse, a new frame: it is over
 
     # -- inputs ---------------------------------------------------------------------------------
-    def _pot(self, t: float) -> Outcome:
+    def _pot(self, t: float, pocket: int | None = None) -> Outcome:
+        """A ball: sensed in `pocket`, or entered by hand (None)."""
         phase = self.match.phase
+        sensed = (pocket,) if pocket is not None else ()
         if phase in CHOOSING:
-            self._penalty = None  # D-1: the penalty ball dropped into a pocket; it scores nothing
+            # D-1: the penalty ball dropped into a pocket; it scores nothing
+            self._penalty, self._absorbed = None, pocket
             return Outcome(hint="penalty-ball")
         if (
             self._penalty == "due"
@@ -149,13 +156,23 @@ class Panel:
             # docs/decisions.md: chosen first, the ball taken after: the first ball sensed
             # this soon after the choice, before any shot was entered, is the penalty ball.
             self._penalty = self._chosen_at = None
+            self._absorbed = pocket
             return Outcome(hint="penalty-ball")
         open_shot = self._still_open()
         if open_shot and not open_shot.shot.fouls and t - open_shot.changed <= self.shot_pause:
             shot = replace(open_shot.shot, pots=open_shot.shot.pots + 1)
-            return self._enter(shot, open_shot.on_break, changed=t, foul_at=None, amend=True)
+            return self._enter(
+                shot,
+                open_shot.on_break,
+                changed=t,
+                foul_at=None,
+                amend=True,
+                balls=open_shot.balls + sensed,
+            )
         if phase in SHOOTING:
-            return self._enter(Shot(pots=1), phase == Phase.BREAK, changed=t, foul_at=None)
+            return self._enter(
+                Shot(pots=1), phase == Phase.BREAK, changed=t, foul_at=None, balls=sensed
+            )
         return Outcome(hint="who-breaks" if phase == Phase.LAG else "ball-after-frame")
 
     def _press(self, side: str) -> Outcome:
@@ -216,6 +233,7 @@ class Panel:
                 foul_at=t,
                 amend=True,
                 unfouled=open_shot.unfouled,
+                balls=open_shot.balls,
                 hint=_hint("foul-kind", kind=str(following)),
             )
         if open_shot and not open_shot.shot.fouls and t - open_shot.changed <= self.shot_pause:
@@ -229,6 +247,7 @@ class Panel:
                 foul_at=t,
                 amend=True,
                 unfouled=open_shot.shot,
+                balls=open_shot.balls,
             )
         if phase not in SHOOTING:
             hints = {
@@ -239,6 +258,32 @@ class Panel:
             return Outcome(hint=hints.get(phase, "choose"))
         shot = Shot(fouls=(FoulKind.OTHER,))
         return self._enter(shot, phase == Phase.BREAK, changed=t, foul_at=t)
+
+    def _retract(self, pocket: int) -> Outcome:
+        """A stuck beam's leading edge was counted as a ball (pocket_counter.RETRACT): take
+        that ball back out of the open shot; a stuck beam is never a point."""
+        open_shot = self._still_open()
+        if open_shot and pocket in open_shot.balls:
+            balls = list(open_shot.balls)
+            del balls[len(balls) - 1 - balls[::-1].index(pocket)]  # its last ball from there
+            shot = replace(open_shot.shot, pots=open_shot.shot.pots - 1)
+            hint = _hint("not-a-ball", pocket=pocket)
+            if shot == Shot():  # that ball was all the shot was: as if it never happened
+                return Outcome(items=(UNDO,), hint=hint)
+            return self._enter(
+                shot,
+                open_shot.on_break,
+                open_shot.changed,
+                foul_at=open_shot.foul_at,
+                amend=True,
+                unfouled=open_shot.unfouled,
+                hint=hint,
+                balls=tuple(balls),
+            )
+        if pocket == self._absorbed:  # it had been taken for the penalty ball: no point
+            self._absorbed = None
+            return IGNORED
+        return Outcome(hint=_hint("check-score", pocket=pocket))  # the shot has closed
 
     def _undo(self, t: float) -> Outcome:
         asked, self._new_match_asked = self._new_match_asked, None
@@ -274,9 +319,9 @@ class Panel:
 
     # -- helpers --------------------------------------------------------------------------------
     def _enter(
-        self, shot, on_break, changed, *, foul_at, amend=False, unfouled=None, hint=None
+        self, shot, on_break, changed, *, foul_at, amend=False, unfouled=None, hint=None, balls=()
     ) -> Outcome:
-        self._intent = _OpenShot(shot, on_break, changed, foul_at, unfouled=unfouled)
+        self._intent = _OpenShot(shot, on_break, changed, foul_at, unfouled=unfouled, balls=balls)
         return Outcome(items=(UNDO, shot) if amend else (shot,), hint=hint)
 
     def _still_open(self) -> _OpenShot | None:

@@ -174,3 +174,24 @@ def test_a_rejected_press_says_why(table):
     s, hint = feed(app, ButtonPress("A", 1.0), Pot(1, 2.0))  # A wins the frame at once
     assert s["phase"] == "frame-over"
     assert feed(app, ButtonPress("foul", 10.0))[1] == "ball-after-frame"
+
+
+def test_a_stuck_beam_never_leaves_a_point_its_leading_edge_pot_is_taken_back(table):
+    app = table()
+    feed(app, ButtonPress("A", 1.0), ButtonPress("B", 10.0))  # B at the table
+    s, _ = feed(app, Pot(2, 20.0), Pot(5, 20.5))  # two balls, counted on their leading edges
+    assert s["score"] == {"A": 0, "B": 2}
+    s, hint = feed(app, Pot(5, 20.5, retract=True))  # pocket 5's beam turned out stuck
+    assert s["score"] == {"A": 0, "B": 1} and hint == ("not-a-ball", (("pocket", 5),))
+    s, _ = feed(app, Pot(2, 20.0, retract=True))  # and pocket 2's: the shot never was
+    assert s["score"] == {"A": 0, "B": 0} and s["striker"] == "B" and s["events"] == 6
+    app.close()
+    assert table().frames[-1][0] == s  # the journal says the same
+
+
+def test_a_stuck_beam_taken_for_the_penalty_ball_changes_nothing(table):
+    app = table()
+    foul_then_choice(app)
+    before, _ = feed(app, Pot(4, 25.0))  # D-1: the penalty ball
+    s, hint = feed(app, Pot(4, 25.0, retract=True))
+    assert s == before and hint == "penalty-ball"  # still the last word, nothing new

@@ -61,7 +61,7 @@ def test_defaults_follow_the_issue():
     assert c.sensors.heartbeat_timeout == 5.0
     t = c.timings
     assert (t.hold_time, t.undo_hold_time, t.shot_pause, t.foul_kind_window) == (1, 3, 5, 4)
-    assert (t.button_debounce, t.beam_min, t.beam_stuck) == (0.02, 0.004, 2.0)
+    assert (t.button_debounce, t.beam_min, t.beam_stuck) == (0.02, 0.005, 2.0)
     assert c.service.state_dir == "/var/lib/scoreboard"
     assert loads("") == c
 

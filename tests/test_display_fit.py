@@ -16,7 +16,7 @@ from scoreboard.display.screens.faults import HINTS, MESSAGES, NOT_SAVED, TO_DO,
 from scoreboard.display.screens.parts import KINDS
 from scoreboard.display.words import Timings
 
-HINT_FIELDS = {"name": "Олександра-Вікторія Щербатюк", "n": 15, "kind": "early-stroke"}
+HINT_FIELDS = {"name": "Олександра-Вікторія Щербатюк", "n": 15, "kind": "early-stroke", "pocket": 6}
 TIMED = {"hold", "undo_hold"}  # filled in by the screens from the configured timings
 # The longest timings the config takes ([timings] hold_time 0.3-10, undo_hold_time 0.3-30).
 LONGEST_TIMINGS = Timings(hold=9.75, undo_hold=29.75)

@@ -5,7 +5,13 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoreboard.inputs.portable.pocket_counter import CLEARED, POT, STUCK, PocketCounter
+from scoreboard.inputs.portable.pocket_counter import (
+    CLEARED,
+    POT,
+    RETRACT,
+    STUCK,
+    PocketCounter,
+)
 
 
 def count(edges, *, polls=(), end=None, **options):
@@ -60,19 +66,21 @@ def test_two_balls_back_to_back_with_a_clear_gap_are_two():
     assert count(edges, end=400) == [(POT, 100), (POT, 146)]
 
 
-def test_stuck_beam_reported_once_then_cleared_and_never_a_pot():
+def test_stuck_beam_reported_once_its_leading_edge_pot_retracted_then_cleared():
     polls = range(0, 6000, 10)
     events = count([(100, True), (4000, False)], polls=polls)
-    assert events == [(STUCK, 2100), (CLEARED, 5000)]
+    # Counted on its leading edge, like any ball; stuck at 2 s, so taken back: no pot in all.
+    assert events == [(POT, 100), (STUCK, 2100), (RETRACT, 100), (CLEARED, 5000)]
 
 
 def test_stuck_pocket_ignores_flicker_until_clear_for_clear_time():
     edges = [(100, True), (3000, False), (3500, True), (3510, False)]
     events = count(edges, polls=range(0, 8000, 10))
-    assert kinds(events) == [STUCK, CLEARED]
-    assert events[1][1] == 4510
+    assert kinds(events) == [POT, STUCK, RETRACT, CLEARED]
+    assert events[3][1] == 4510
     # and it counts again afterwards
-    assert kinds(count(edges + ball(6000, 40), polls=range(0, 8000, 10))) == [STUCK, CLEARED, POT]
+    again = count(edges + ball(6000, 40), polls=range(0, 8000, 10))
+    assert kinds(again) == [POT, STUCK, RETRACT, CLEARED, POT]
 
 
 def test_long_block_seen_only_by_edges_is_still_stuck_not_a_pot():
@@ -108,18 +116,32 @@ def test_due_is_when_the_ball_or_the_stuck_beam_is_decided():
     c = PocketCounter(chatter_ms=4, stuck_ms=2000)
     assert c.due() is None
     c.edge(True, 100.0)
+    assert c.due() == 105.0  # a ball, if still blocked then (its leading edge)
+    assert c.poll(105.0) == [("pot", 100.0)]
     assert c.due() == 2100.0  # stuck if still blocked then
     c.edge(False, 140.0)
-    assert c.due() == 144.0  # a ball once the beam stays clear for the chatter time
-    assert c.poll(144.0) == [("pot", 100.0)] and c.due() is None
+    assert c.due() == 144.0  # the span ends once the beam stays clear for the chatter time
+    assert c.poll(144.0) == [] and c.due() is None  # counted once, on its leading edge
+    c.edge(True, 200.0)
+    c.edge(False, 240.0)  # no poll while it was blocked: counted when it has left
+    assert c.due() == 244.0 and c.poll(244.0) == [("pot", 200.0)]
 
 
 def test_a_beam_blocked_for_exactly_stuck_ms_is_stuck_and_a_millisecond_less_is_not():
-    assert count([(100, True)], polls=[2099]) == []
-    assert count([(100, True)], polls=[2099, 2100]) == [(STUCK, 2100)]
+    assert count([(100, True)], polls=[2099]) == [(POT, 100)]
+    assert count([(100, True)], polls=[2099, 2100]) == [(POT, 100), (STUCK, 2100), (RETRACT, 100)]
+    # A first look only once it is stuck: a fault, never a pot to take back.
+    assert count([(100, True)], polls=[2100]) == [(STUCK, 2100)]
     # Seen only by its edges (no poll while blocked): the same boundary.
     assert count([(100, True), (2100, False)], end=9000) == [(STUCK, 2100), (CLEARED, 3100)]
     assert count([(100, True), (2099, False)], end=9000) == [(POT, 100)]
+
+
+def test_a_ball_counts_on_its_leading_edge_once_blocked_for_min_ball_ms():
+    assert count([(100, True)], polls=[104]) == []
+    assert count([(100, True)], polls=[104, 105]) == [(POT, 100)]
+    # The end of the same ball adds nothing.
+    assert count([(100, True), (140, False)], polls=[105], end=200) == [(POT, 100)]
 
 
 def test_a_ball_blocked_for_exactly_min_ball_ms_is_a_ball_and_shorter_is_a_spike():

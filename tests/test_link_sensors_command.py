@@ -38,7 +38,9 @@ def test_json_lines_show_link_hello_pots_and_faults(setup):
     objects = [json.loads(line) for line in lines]
     kinds = [o["event"] for o in objects]
     assert kinds[:3] == ["link", "link", "hello"]
-    assert [o["pocket"] for o in objects if o["event"] == "pot"] == [3]
+    # The stuck beam's leading edge was counted, then taken back once it was stuck.
+    assert [o["pocket"] for o in objects if o["event"] == "pot"] == [3, 6]
+    assert [o["pocket"] for o in objects if o["event"] == "retract"] == [6]
     assert [o["pocket"] for o in objects if o["event"] == "stuck"] == [6]
     assert {"event": "beams", "blocked": [6]} in objects
 

@@ -95,7 +95,15 @@ class Monitor:
         self._changes()
 
     def _event(self, event):
-        if isinstance(event, Pot):
+        if isinstance(event, Pot) and event.retract:
+            self._say(
+                f"NOT A BALL pocket {event.pocket}: its beam is stuck, the pot is taken back",
+                "retract",
+                pocket=event.pocket,
+                t=event.t,
+                serial=event.serial,
+            )
+        elif isinstance(event, Pot):
             self._say(
                 f"POT pocket {event.pocket}",
                 "pot",

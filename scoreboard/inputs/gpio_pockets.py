@@ -2,19 +2,30 @@
 
 The counting is `portable.pocket_counter`, the same code the sensor board runs, so a
 table gets the same counting whichever way the sensors are wired. The loop calls
-`tick()` at `due()` (see gpio_lines), since a ball counts only once the beam
-has stayed clear.
+`tick()` at `due()` (see gpio_lines): a ball counts once the beam has been blocked for
+`min_ball_ms`, and a stuck beam takes its pot back.
 """
 
 import time
 
 from scoreboard.inputs.events import Pot, SensorCleared, SensorStuck
 from scoreboard.inputs.gpio_lines import GpioLines, _earliest
-from scoreboard.inputs.portable.pocket_counter import CLEARED, POT, STUCK, PocketCounter
+from scoreboard.inputs.portable.pocket_counter import (
+    CLEARED,
+    POT,
+    RETRACT,
+    STUCK,
+    PocketCounter,
+)
 
 # BCM 24 and 25 are left to the SSD1322 display (DC, reset): see hardware/pinmap.toml.
 DEFAULT_PINS = (17, 27, 22, 23, 16, 26)
-_EVENTS = {POT: Pot, STUCK: SensorStuck, CLEARED: SensorCleared}
+_EVENTS = {
+    POT: Pot,
+    STUCK: SensorStuck,
+    CLEARED: SensorCleared,
+    RETRACT: lambda pocket, t: Pot(pocket, t, retract=True),
+}
 
 
 class GpioPockets(GpioLines):

@@ -281,7 +281,12 @@ class SensorBoardLink:
     def _pot(self, now, serial, prev, pocket, age_ms):
         if self.state != "up" or self._synced != self._boot_id:
             return  # the board sends pots only once answered; these are from before
-        pot = Pot(pocket, now - age_ms / 1000, "board", serial, self._store_id, prev)
+        # A retraction carries its pocket with the RETRACT bit; any other pocket number
+        # goes to the ledger as it came, to be refused if it is not 1-6.
+        retract = pocket & messages.RETRACT_BIT and 1 <= pocket & ~messages.RETRACT_BIT <= 6
+        if retract:
+            pocket &= ~messages.RETRACT_BIT
+        pot = Pot(pocket, now - age_ms / 1000, "board", serial, self._store_id, prev, retract)
         with self._ack_lock:
             self._floor = max(self._floor, serial)
         if self.ledger is None:

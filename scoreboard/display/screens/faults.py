@@ -64,6 +64,8 @@ HINTS = {
     "lapsed": "Point taken back: {name}",
     "foul-kind": "Foul: {kind}",
     "foul-cancelled": "No foul: as before",
+    "not-a-ball": "Pocket {pocket}: not a ball",
+    "check-score": "Pocket {pocket}: check score",
 }
 
 

@@ -14,7 +14,7 @@ knows every serial it holds, neither loses nor doubles it.
 import struct
 
 from . import framing, messages
-from .pocket_counter import CLEARED, POT, STUCK, PocketCounter
+from .pocket_counter import CLEARED, POT, RETRACT, STUCK, PocketCounter
 
 VERSION = "pocketboard 2.0"
 POCKETS = 6
@@ -260,6 +260,9 @@ class Board:
         for kind, t_ms in events:
             if kind == POT:
                 self._pot(index + 1, t_ms)
+            elif kind == RETRACT:
+                # Numbered, stored and resent like a pot, so it too arrives exactly once.
+                self._pot(messages.RETRACT_BIT | (index + 1), t_ms)
             elif kind == STUCK:
                 self._stuck_mask |= 1 << index
                 self._beat_due = True  # tell the host now, not at the next beat

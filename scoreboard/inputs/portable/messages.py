@@ -14,6 +14,9 @@ STOP = 0x83
 _HELLO = "<BIII"  # type, boot id, store id, acked
 _HEARTBEAT = "<BIIBBBHH"  # type, boot id, uptime, stuck, blocked, pending, dropped, missed
 _POT = "<BIIBI"  # type, serial, prev, pocket, age
+# A pot whose pocket has this bit takes back the ball its leading edge counted in that
+# pocket: the beam turned out stuck (pocket_counter.RETRACT).
+RETRACT_BIT = 0x80
 _ACK = "<BIII"  # type, boot id of the board it answers, held, floor
 # A STOP carries this word so that a flipped type byte alone cannot stop the firmware.
 STOP_MAGIC = 0x53544F50
