@@ -7,21 +7,17 @@ marked "not saved", and kept in memory until the disk takes it (scoreboard/stora
 """
 
 import logging
-import os
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from scoreboard.config import Config
+from scoreboard.faults import Faults
 from scoreboard.inputs.events import (
-    BoardFault,
     BoardHello,
-    BoardLost,
     ButtonHold,
     ButtonPress,
     Pot,
-    SensorCleared,
-    SensorStuck,
 )
 from scoreboard.journal import last_archived
 from scoreboard.loop import EventLoop
@@ -30,12 +26,12 @@ from scoreboard.matchlog import LogError, format_event, replay
 from scoreboard.panel import Outcome, Panel
 from scoreboard.pot_ledger import PotLedger, is_board_pot
 from scoreboard.rules.errors import RuleError
+from scoreboard.service import Service
 from scoreboard.storage import Storage
 from scoreboard.summary import summarise
 
 LOGGER = logging.getLogger("scoreboard")
 HINT_SECONDS = 4.0
-SILENT_AFTER_POTS = 24  # a pocket that never fired while others caught this many balls
 
 
 def setup_lines(config: Config) -> list[str]:
@@ -78,12 +74,12 @@ class App:
     ) -> None:
         self.config = config
         self.screens = screens
-        self.notifier = notifier
         # Messages go to stderr (the systemd journal) through logging, at the config's level;
         # a test passes its own `log` for both kinds.
         self.log = log or LOGGER.info
         self.warn = log or LOGGER.warning
         self.loop = EventLoop(self.handle, clock=clock)
+        self.service = Service(notifier, self.loop)
         # Taken by the wiring before the displays when it runs for real (the lock).
         self.storage = storage or Storage(state_dir, log=self.log, warn=self.warn)
         self.storage.start()
@@ -96,8 +92,7 @@ class App:
         )
         self.storage.on_durable = self.ledger.durable
         self.panel = self._new_panel()
-        self.faults: dict[tuple, dict] = {}
-        self.pocket_pots = [0] * 6
+        self.faults = Faults()
         self.hint: str | None = None
         self._hint_timer = None
         self.shown: Shown | None = None
@@ -139,19 +134,7 @@ class App:
     def start(self) -> None:
         """Show the first frame and tell systemd we are ready (Type=notify)."""
         self.show()
-        self._notify("READY=1")
-        usec = os.environ.get("WATCHDOG_USEC")
-        if usec and usec.isdigit():
-            self._watchdog(int(usec) / 2e6)
-
-    def _watchdog(self, every: float) -> None:
-        # Pinged from the loop itself, so a hung loop stops the pings and gets restarted.
-        self._notify("WATCHDOG=1")
-        self.loop.call_later(every, lambda: self._watchdog(every))
-
-    def _notify(self, message: str) -> None:
-        if self.notifier is not None:
-            self.notifier.notify(message)
+        self.service.ready()
 
     # -- events --------------------------------------------------------------------------------
     def handle(self, event) -> None:
@@ -164,21 +147,11 @@ class App:
         if is_board_pot(event) and not self.ledger.admit(event):
             self.show()  # taken already, waiting for an earlier one, or refused (a fault)
             return
+        self.faults.note(event)
         match event:
             case BoardHello():
-                self.faults.pop(("board-lost",), None)
                 self.ledger.hello(event)
-            case BoardFault(kind=kind, count=count):
-                self.faults[("board", kind)] = {"kind": f"board-{kind}", "count": count}
-            case BoardLost():
-                self.faults[("board-lost",)] = {"kind": "board-lost"}
-            case SensorStuck(pocket=pocket):
-                self.faults[("sensor-stuck", pocket)] = {"kind": "sensor-stuck", "pocket": pocket}
-            case SensorCleared(pocket=pocket):
-                self.faults.pop(("sensor-stuck", pocket), None)
             case Pot() | ButtonPress() | ButtonHold():
-                if isinstance(event, Pot) and not event.retract:
-                    self._count_pocket(event.pocket)
                 self._play(self.panel.handle(event), pot=event if isinstance(event, Pot) else None)
         self.show()
 
@@ -236,19 +209,7 @@ class App:
         self.hint = None  # the question about a new match is answered
         self.match = replay(self.storage.lines)
         self.panel = self._new_panel()
-        self.pocket_pots = [0] * 6
-
-    def _count_pocket(self, pocket: int) -> None:
-        if 1 <= pocket <= 6:
-            self.pocket_pots[pocket - 1] += 1
-        if sum(self.pocket_pots) < SILENT_AFTER_POTS:
-            return
-        for number, count in enumerate(self.pocket_pots, start=1):
-            key = ("sensor-silent", number)
-            if count == 0:
-                self.faults[key] = {"kind": "sensor-silent", "pocket": number}
-            else:
-                self.faults.pop(key, None)
+        self.faults.new_match()
 
     def _set_hint(self, hint: str) -> None:
         self.hint = hint
@@ -263,7 +224,7 @@ class App:
     # -- output --------------------------------------------------------------------------------
     def show(self) -> None:
         """Redraw every screen (each redraws only if its picture changed)."""
-        faults = (*self.faults.values(), *self.ledger.faults())
+        faults = (*self.faults.shown(), *self.ledger.faults())
         if (not_saved := self.storage.shown_fault()) is not None:
             faults = (not_saved, *faults)  # first: it is what the table must know now
             self.storage.keep_trying(self.loop.call_later, self.show)

@@ -283,7 +283,7 @@ def test_a_full_disk_shows_play_marked_not_saved_and_writes_it_all_once_it_clear
     s = feed(app, Pot(1, 10.2, "board", 1, 4), Pot(2, 11.0, "board", 2, 4))  # resent, then one more
     assert s["score"] == {"A": 2, "B": 0} and acked == []
     assert s["stats"]["A"]["shots"] == 1  # one stroke with two balls, not split in two
-    assert app.pocket_pots == [1, 1, 0, 0, 0, 0]  # the resent ball counted once
+    assert app.faults.pocket_pots == [1, 1, 0, 0, 0, 0]  # the resent ball counted once
     app.clock.advance(60)
     app.loop.run_pending()  # the timer tries the disk again: still full
     assert not_saved(app) and acked == []
