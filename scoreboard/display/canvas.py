@@ -2,12 +2,15 @@
 
 from PIL import Image, ImageDraw
 
-from scoreboard.display.fonts import font
+from scoreboard.display.fonts import SIZES, SMALL, font
 
 ELLIPSIS = "…"
 # Text rows of the 12 px font on a 64 px tall display, with a pixel between rows.
 ROW_HEIGHT = 12
 ROWS = (0, 13, 26, 39, 52)
+# Letters of a player's name every screen shows whole (docs/decisions.md): 12 on a 128 px
+# display, 20 (the config's longest) on a 256 px one; a longer name ends in an ellipsis.
+NAME_LETTERS = {128: 12, 256: 20}
 
 
 class Canvas:
@@ -25,6 +28,8 @@ class Canvas:
         # Secondary text is dimmer where the panel has greyscale, plain where it has not.
         self.dim = (150, 150, 150) if grey else 255
         self.overflows: list[str] = []
+        self.name_letters = NAME_LETTERS.get(width, 12)
+        self.names: list[str] = []  # each name as drawn, for the tests that it is whole
 
     def text(self, x: int, y: int, s: str, *, size=12, bold=False, fill=None) -> int:
         """Draws `s` with its cell's top-left at (x, y); returns its width."""
@@ -40,8 +45,16 @@ class Canvas:
 
     def fit(self, x, y, width, template, *, size=12, bold=False, align="left", fill=None, **fields):
         """Draws `template.format(**fields)` within `width`, shortening the fields (names,
-        foul kinds) with an ellipsis first; whole glyphs only, never a clipped one."""
+        foul kinds) with an ellipsis first; whole glyphs only, never a clipped one. A
+        `name` field is never cut to fit: the text steps down to smaller fonts first."""
+        if "name" in fields:
+            fields["name"] = self.capped(str(fields["name"]))
+            smaller = self.name_size(width, template, size=size, bold=bold, **fields)
+            y += (size - smaller) // 2  # centred in the row the size was for
+            size = smaller
         s = self.shorten(width, template, size=size, bold=bold, **fields)
+        if "name" in fields:
+            self.names.append(self.drawn_name(s, template, fields["name"]))
         used = self.width_of(s, size=size, bold=bold)
         if align == "center":
             x += (width - used) // 2
@@ -49,6 +62,30 @@ class Canvas:
             x += width - used
         self.text(x, y, s, size=size, bold=bold, fill=fill)
         return used
+
+    def capped(self, name: str) -> str:
+        """A name of more letters than the display shows whole, cut to them with "…"."""
+        if len(name) <= self.name_letters:
+            return name
+        return name[: self.name_letters - 1].rstrip() + ELLIPSIS
+
+    def name_size(self, width, template, *, size=12, bold=False, **fields) -> int:
+        """The largest font, from `size` down through the smaller Terminus strikes to the
+        5x8, in which the text holds the name whole. If none does, `size` itself: a name
+        that must be cut anyway reads better in the larger font."""
+        s = template.format(**fields)
+        for smaller in [z for z in SIZES if 12 <= z <= size][::-1] + [SMALL]:
+            if self.width_of(s, size=smaller, bold=bold) <= width:
+                return smaller
+        return size
+
+    @staticmethod
+    def drawn_name(s: str, template: str, name: str) -> str:
+        """The name as it ended up in the drawn text `s` (shortened or whole)."""
+        head, _, tail = template.partition("{name}")
+        if "{" in head or "{" in tail:
+            return name if name in s else s  # other fields too: whole, or the text as drawn
+        return s.removeprefix(head).removesuffix(tail) if s.startswith(head) else s
 
     def shorten(self, width, template, *, size=12, bold=False, **fields) -> str:
         """The longest form of the text that fits; records an overflow if even the
