@@ -161,13 +161,8 @@ class Panel:
         open_shot = self._still_open()
         if open_shot and not open_shot.shot.fouls and t - open_shot.changed <= self.shot_pause:
             shot = replace(open_shot.shot, pots=open_shot.shot.pots + 1)
-            return self._enter(
-                shot,
-                open_shot.on_break,
-                changed=t,
-                foul_at=None,
-                amend=True,
-                balls=open_shot.balls + sensed,
+            return self._amend(
+                open_shot, shot, changed=t, foul_at=None, balls=open_shot.balls + sensed
             )
         if phase in SHOOTING:
             return self._enter(
@@ -217,38 +212,22 @@ class Panel:
                 # The FOUL was a mistake: back to exactly the step before it.
                 if open_shot.unfouled is None:
                     return Outcome(items=(UNDO,), hint="foul-cancelled")
-                return self._enter(
+                return self._amend(
+                    open_shot,
                     open_shot.unfouled,
-                    open_shot.on_break,
-                    open_shot.changed,
                     foul_at=None,
-                    amend=True,
+                    unfouled=None,
                     hint="foul-cancelled",
                 )
             shot = replace(open_shot.shot, fouls=(following,))
-            return self._enter(
-                shot,
-                open_shot.on_break,
-                open_shot.changed,
-                foul_at=t,
-                amend=True,
-                unfouled=open_shot.unfouled,
-                balls=open_shot.balls,
-                hint=_hint("foul-kind", kind=str(following)),
+            return self._amend(
+                open_shot, shot, foul_at=t, hint=_hint("foul-kind", kind=str(following))
             )
         if open_shot and not open_shot.shot.fouls and t - open_shot.changed <= self.shot_pause:
             # GR-22.3: every ball that fell on the fouled stroke is taken back, the one
             # that ended the frame too (the stroke had not ended when the rule was broken).
             shot = replace(open_shot.shot, fouls=(FoulKind.OTHER,))
-            return self._enter(
-                shot,
-                open_shot.on_break,
-                open_shot.changed,
-                foul_at=t,
-                amend=True,
-                unfouled=open_shot.shot,
-                balls=open_shot.balls,
-            )
+            return self._amend(open_shot, shot, foul_at=t, unfouled=open_shot.shot)
         if phase not in SHOOTING:
             hints = {
                 Phase.LAG: "who-breaks",
@@ -270,16 +249,7 @@ class Panel:
             hint = _hint("not-a-ball", pocket=pocket)
             if shot == Shot():  # that ball was all the shot was: as if it never happened
                 return Outcome(items=(UNDO,), hint=hint)
-            return self._enter(
-                shot,
-                open_shot.on_break,
-                open_shot.changed,
-                foul_at=open_shot.foul_at,
-                amend=True,
-                unfouled=open_shot.unfouled,
-                hint=hint,
-                balls=tuple(balls),
-            )
+            return self._amend(open_shot, shot, balls=tuple(balls), hint=hint)
         if pocket == self._absorbed:  # it had been taken for the penalty ball: no point
             self._absorbed = None
             return IGNORED
@@ -318,11 +288,15 @@ class Panel:
         return self.match.state.players[side].replace("_", " ")
 
     # -- helpers --------------------------------------------------------------------------------
-    def _enter(
-        self, shot, on_break, changed, *, foul_at, amend=False, unfouled=None, hint=None, balls=()
-    ) -> Outcome:
-        self._intent = _OpenShot(shot, on_break, changed, foul_at, unfouled=unfouled, balls=balls)
-        return Outcome(items=(UNDO, shot) if amend else (shot,), hint=hint)
+    def _enter(self, shot, on_break, changed, *, foul_at, balls=()) -> Outcome:
+        """A new shot, open for pots to join and its foul kind to change."""
+        self._intent = _OpenShot(shot, on_break, changed, foul_at, balls=balls)
+        return Outcome(items=(shot,))
+
+    def _amend(self, open_shot: _OpenShot, shot: Shot, *, hint=None, **changes) -> Outcome:
+        """The open shot entered again as `shot`: one record, `undo` and the new shot."""
+        self._intent = replace(open_shot, shot=shot, **changes)
+        return Outcome(items=(UNDO, shot), hint=hint)
 
     def _still_open(self) -> _OpenShot | None:
         """The open shot, if nothing has been entered after it."""

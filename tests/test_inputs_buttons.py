@@ -1,22 +1,12 @@
 """The button panel through gpiozero's MockFactory: pins, pull-ups, holds, per-button times."""
 
 import pytest
+from gpio_reading import reading
 from gpiozero.pins.mock import MockFactory
 
 from scoreboard.inputs.buttons import DEFAULT_PINS, Buttons
 from scoreboard.inputs.events import ButtonHold, ButtonPress
 from scoreboard.loop import ManualClock
-
-
-def reading(lines, edges, events):
-    """The loop's part, by hand: each queued edge to `take()`, then a `tick()` at the clock."""
-
-    def tick():
-        while edges:
-            events.extend(lines.take(edges.pop(0)))
-        events.extend(lines.tick(lines.clock()))
-
-    return tick
 
 
 @pytest.fixture

@@ -1,22 +1,12 @@
 """Pocket beam sensors on the Pi's GPIO through gpiozero's MockFactory."""
 
 import pytest
+from gpio_reading import reading
 from gpiozero.pins.mock import MockFactory
 
 from scoreboard.inputs.events import Pot, SensorCleared, SensorStuck
 from scoreboard.inputs.gpio_pockets import DEFAULT_PINS, GpioPockets
 from scoreboard.loop import ManualClock
-
-
-def reading(lines, edges, events):
-    """The loop's part, by hand: each queued edge to `take()`, then a `tick()` at the clock."""
-
-    def tick():
-        while edges:
-            events.extend(lines.take(edges.pop(0)))
-        events.extend(lines.tick(lines.clock()))
-
-    return tick
 
 
 @pytest.fixture

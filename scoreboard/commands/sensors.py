@@ -95,22 +95,12 @@ class Monitor:
         self._changes()
 
     def _event(self, event):
-        if isinstance(event, Pot) and event.retract:
-            self._say(
-                f"NOT A BALL pocket {event.pocket}: its beam is stuck, the pot is taken back",
-                "retract",
-                pocket=event.pocket,
-                t=event.t,
-                serial=event.serial,
-            )
-        elif isinstance(event, Pot):
-            self._say(
-                f"POT pocket {event.pocket}",
-                "pot",
-                pocket=event.pocket,
-                t=event.t,
-                serial=event.serial,
-            )
+        if isinstance(event, Pot):
+            text, kind = f"POT pocket {event.pocket}", "pot"
+            if event.retract:
+                text = f"NOT A BALL pocket {event.pocket}: its beam is stuck, the pot is taken back"
+                kind = "retract"
+            self._say(text, kind, pocket=event.pocket, t=event.t, serial=event.serial)
         elif isinstance(event, BoardHello):
             self._show_state()
             reset = " (it restarted)" if event.reset else ""
