@@ -1,9 +1,10 @@
 """The appliance under the kill test: plays seeded random inputs, announcing each step.
 
 Before each disk step of the journal (a write, an fsync, a rename) and after each frame it
-shows, it writes one line to stdout (a single write, so a kill cannot cut it) and waits for
-a line on stdin before going on: the test kills it while it waits, so where the kill lands
-is chosen, never a race. A line is JSON: ``[step, what, detail, lines, archived, snapshot]``:
+shows, it writes one line to stdout (a single write, so a kill cannot cut it). At the step
+the test kills it at, the first from ``wait_from`` on that the test's aim picks (`aimed_at`,
+which the test asks too), it waits on stdin: the test kills it while it waits, so where the
+kill lands is chosen, never a race. A line is JSON: ``[step, what, detail, lines, archived, snapshot]``:
 - ``what`` is ``"write"``, ``"fsync"``, ``"rename"`` or ``"show"``;
 - ``detail`` names the file written (``journal.log``, ``0001.json.tmp`` ...) and, for a write,
   whether it is the second half of a record (every write is made in two halves, so a kill
@@ -25,27 +26,50 @@ from scoreboard.inputs.events import ButtonHold, ButtonPress, Pot
 from scoreboard.journal import list_archive
 from scoreboard.loop import ManualClock
 
+GIVE_UP_AFTER = 1500  # steps: an aim not met by then is killed where the child stands
+
+
+def aimed_at(aim: str, step: list, phase: str | None, repairing: bool) -> bool:
+    """Whether ``step`` is where a kill aimed at ``aim`` lands (the test asks the same)."""
+    _, what, detail, *_ = step
+    if repairing:  # the last kill left a torn tail: kill while it is saved and cut
+        return what == "write" and detail[0].endswith(".tail.tmp") or what == "rename"
+    if aim == "any":
+        return True
+    if aim in ("foul", "break-foul"):  # the step that answers the foul: the penalty choice
+        return phase == aim and what != "show"
+    if aim == "torn":
+        return what == "write" and detail == ["journal.log", True]
+    return what == "rename" and detail[0] == "journal.log"  # "archive"
+
 
 class Steps:
-    """Announces a step and waits for the test's go-ahead."""
+    """Announces each step; waits for the test's go-ahead at each step it may be killed at
+    (the aim's, from ``wait_from`` on), so a busy machine costs few round trips."""
 
-    def __init__(self, state_dir, wait_from):
+    def __init__(self, state_dir, wait_from, aim, repairing):
         self.state_dir = state_dir
-        self.wait_from = wait_from  # no kill comes before this step: no need to wait
+        self.wait_from, self.aim, self.repairing = wait_from, aim, repairing
         self.app = None
         self.count = 0
+        self.phase = None  # as last shown
 
     def __call__(self, what, detail=None, snapshot=None):
         self.count += 1
         lines = len(self.app.storage.lines) if self.app else -1
         archived = len(list_archive(self.state_dir)) if what == "show" else None
         line = [self.count, what, detail, lines, archived, snapshot]
+        if snapshot is not None:
+            self.phase = snapshot["phase"]
         try:
             os.write(1, (json.dumps(line) + "\n").encode())
         except BrokenPipeError:
             os._exit(0)  # the test is gone (and the app would take this for a disk error)
-        if self.count >= self.wait_from and not sys.stdin.readline():
-            os._exit(0)
+        killed_here = self.count >= GIVE_UP_AFTER or (
+            self.count >= self.wait_from and aimed_at(self.aim, line, self.phase, self.repairing)
+        )
+        if killed_here and not sys.stdin.readline():
+            os._exit(0)  # (the test kills it while it waits here)
 
 
 class AnnouncingOs:
@@ -110,8 +134,8 @@ def next_input(rng: random.Random, phase: str, asked: bool, t: float):
     return ButtonHold("undo", t)
 
 
-def main(state_dir: str, seed: int, wait_from: int) -> None:
-    step = Steps(state_dir, wait_from)
+def main(state_dir: str, seed: int, wait_from: int, aim: str, repairing: bool) -> None:
+    step = Steps(state_dir, wait_from, aim, repairing)
     scoreboard.journal.os = AnnouncingOs(step)
     rng = random.Random(seed)
     clock = ManualClock()
@@ -134,4 +158,4 @@ def main(state_dir: str, seed: int, wait_from: int) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]))
+    main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5] == "repairing")

@@ -16,7 +16,7 @@ from scoreboard.app import setup_lines
 from scoreboard.journal import encode
 
 
-def check(path, timeout=60):
+def check(path, timeout=300):
     """(exit status, stdout, stderr) of `scoreboard config check PATH`; the timeout only
     turns a hang into a failure, it times nothing."""
     done = subprocess.run(

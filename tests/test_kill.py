@@ -1,7 +1,8 @@
 """Nothing lost: kill -9 the running appliance at chosen steps; each restart resumes exactly.
 
-The child (`kill_child.py`) announces every disk step and every frame shown, and waits for
-the test before going on, so each kill lands at the step the test chose: no timer, no race.
+The child (`kill_child.py`) announces every disk step and every frame shown, and stops at the
+step the test kills it at (the first one its aim picks, which both work out the same way), so
+each kill lands where the test chose: no timer, no race.
 The schedule is random from a fixed seed, and every kind of step is aimed at: any step, a step
 taken while a foul or a foul on the break waits for its penalty choice, the second half of a
 journal record (a torn tail), the repair of that tail on the next start, and the archive of a
@@ -16,56 +17,37 @@ import subprocess
 import sys
 from pathlib import Path
 
+from kill_child import GIVE_UP_AFTER, aimed_at
+
 from scoreboard.journal import list_archive, read_journal
 from scoreboard.matchlog import replay
 
 CHILD = Path(__file__).with_name("kill_child.py")
 KILLS = 60
 AIMS = ["any", "foul", "break-foul", "torn", "archive"]
-GIVE_UP_AFTER = 1500  # steps: an aim not met by then is killed where the child stands
 
 
 class Child:
-    def __init__(self, state_dir: Path, seed: int, wait_from: int):
+    def __init__(self, state_dir: Path, seed: int, wait_from: int, aim: str, repairing: bool):
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+        repair = "repairing" if repairing else "-"
         self.proc = subprocess.Popen(
-            [sys.executable, str(CHILD), str(state_dir), str(seed), str(wait_from)],
+            [sys.executable, str(CHILD), str(state_dir), str(seed), str(wait_from), aim, repair],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             env=env,
         )
-        self.wait_from = wait_from
 
     def next_step(self) -> list:
         line = self.proc.stdout.readline()
         assert line, "the child ended on its own"
         return json.loads(line)
 
-    def go_on(self, step: list) -> None:
-        if step[0] < self.wait_from:
-            return  # the child did not wait
-        self.proc.stdin.write(b"\n")
-        self.proc.stdin.flush()
-
     def kill(self) -> None:
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait()
         self.proc.stdin.close()
         self.proc.stdout.close()
-
-
-def aimed_at(aim: str, step: list, phase: str | None, repairing: bool) -> bool:
-    """Whether ``step`` is where a kill aimed at ``aim`` lands."""
-    _, what, detail, *_ = step
-    if repairing:  # the last kill left a torn tail: kill while it is saved and cut
-        return what == "write" and detail[0].endswith(".tail.tmp") or what == "rename"
-    if aim == "any":
-        return True
-    if aim in ("foul", "break-foul"):  # the step that answers the foul: the penalty choice
-        return phase == aim and what != "show"
-    if aim == "torn":
-        return what == "write" and detail == ["journal.log", True]
-    return what == "rename" and detail[0] == "journal.log"  # "archive"
 
 
 def test_kill_9_at_chosen_steps_resumes_exactly(tmp_path):
@@ -77,9 +59,10 @@ def test_kill_9_at_chosen_steps_resumes_exactly(tmp_path):
     for kill in range(KILLS):
         aim, not_before = rng.choice(AIMS), rng.randint(1, 120)
         repairing = torn_before and rng.random() < 0.5
-        child = Child(tmp_path, seed=kill, wait_from=not_before)
+        child = Child(tmp_path, kill, not_before, aim, repairing)
         whole_records = 0  # journal records wholly written since the last frame shown
         truncated = False  # the torn tail of the last run has been cut off
+        phase = None  # as shown by this run (what the child aims by too)
         while True:
             step = child.next_step()
             number, what, detail, lines, archived, snapshot = step
@@ -88,15 +71,14 @@ def test_kill_9_at_chosen_steps_resumes_exactly(tmp_path):
                     assert snapshot == expect_resumed, f"kill {kill - 1}: resumed elsewhere"
                     expect_resumed = None
                 shown, whole_records = [lines, archived, snapshot], 0
-            phase = shown[2]["phase"] if shown else None
+                phase = snapshot["phase"]
             if (number >= not_before and aimed_at(aim, step, phase, repairing)) or (
                 number >= GIVE_UP_AFTER
             ):
-                child.kill()
+                child.kill()  # it waits at this step, and only at such a step
                 break
             whole_records += what == "write" and detail == ["journal.log", True]
             truncated |= what == "fsync" and detail == ["journal.log"]
-            child.go_on(step)
         landed.append((aim, phase, what))
 
         journal = read_journal(tmp_path)

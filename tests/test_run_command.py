@@ -6,6 +6,8 @@ import socket
 import subprocess
 import sys
 
+WAIT = 120  # seconds: a bound on a hang, never slept; a busy machine may be slow
+
 CONFIG = """
 [match]
 player_a = "Олена"
@@ -39,7 +41,7 @@ def test_run_starts_logs_to_stderr_and_stops_cleanly_on_sigterm(tmp_path):
     line = proc.stderr.readline()
     assert line.startswith("INFO scoreboard running, state in")
     proc.send_signal(signal.SIGTERM)
-    assert proc.wait(timeout=10) == 0
+    assert proc.wait(timeout=WAIT) == 0
     assert (tmp_path / "state" / "journal.log").read_text().count("players Олена Тарас") == 1
 
 
@@ -54,7 +56,7 @@ def test_run_with_log_level_warning_says_nothing_when_all_is_well(tmp_path):
         while b"READY=1" not in sock.recv(4096):
             pass
     proc.send_signal(signal.SIGTERM)
-    assert proc.wait(timeout=10) == 0
+    assert proc.wait(timeout=WAIT) == 0
     assert proc.stderr.read() == ""
 
 
@@ -62,7 +64,7 @@ def test_run_with_a_value_out_of_range_names_the_key_and_line_and_exits_2(tmp_pa
     proc = start(
         tmp_path, text=CONFIG.replace('player_b = "Тарас"', 'player_b = "Тарас"\nrace = 0')
     )
-    assert proc.wait(timeout=10) == 2
+    assert proc.wait(timeout=WAIT) == 2
     err = proc.stderr.read()
     assert "match.race: must be 1 to 99, got 0" in err and ":5:" in err
     assert "Traceback" not in err

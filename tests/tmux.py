@@ -33,7 +33,7 @@ class Tmux:
         self._run("new-session", "-d", "-x", str(columns), "-y", str(lines), script)
 
     def _run(self, *args: str) -> str:
-        done = subprocess.run([*self.base, *args], capture_output=True, text=True, timeout=30)
+        done = subprocess.run([*self.base, *args], capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, f"tmux {' '.join(args)}: {done.stderr}"
         return done.stdout
 
@@ -85,7 +85,7 @@ class Tmux:
         return self.wait_for(shown, " and ".join(map(repr, parts)), timeout)
 
     def close(self) -> None:
-        subprocess.run([*self.base, "kill-server"], capture_output=True, timeout=30)
+        subprocess.run([*self.base, "kill-server"], capture_output=True, timeout=120)
 
 
 def _sgr(params: str, fg, bg):
