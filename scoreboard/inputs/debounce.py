@@ -20,8 +20,9 @@ class ButtonDebouncer:
         self.hold_time = hold_time
         self.pressed = False  # the settled level
         self._raw = False
-        self._raw_since = float("-inf")
-        self._pressed_at = None
+        # When the raw level last changed and when the settled press began: None until an
+        # edge and a settled press set them (nothing reads them before).
+        self._raw_since = self._pressed_at = None
         self._held = False
 
     def due(self):
