@@ -36,6 +36,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/power_cut.py
 	$(BIN)/python bench/display_speed.py
 	$(BIN)/python bench/appliance_figures.py
+	$(BIN)/python bench/sim_idle.py
 
 # Mutation testing of the rules, journal, lifecycle, pocket counting and debounce (issue 14):
 # slow (tens of minutes), so not part of `test`. Re-runs only what changed since the last run.

@@ -3,7 +3,10 @@
 Tests and `scoreboard sim` use it in place of a Pico. It runs the very `Board` class the
 firmware runs; only the pins, the flash and the USB port are simulated. Time comes from
 `clock` (seconds), so a test advances a fake clock and calls `step()`; `start()` runs it
-on a thread against a real clock for the simulator.
+on a thread against a real clock for the simulator. That thread steps every `interval`
+while the board is busy (a ball in a beam, pots not acked, flash to write) and otherwise
+sleeps until the next heartbeat, beam edge, byte from the host or call from the table,
+as the appliance's loop does (an idle simulator costs next to no CPU).
 
 Flash is modelled as on the RP2040: a write stops the board for `flash_ms` (interrupts
 wait; each pin's edge flags stay latched and fire once when it ends, with the pin's
@@ -14,6 +17,7 @@ file and renames it): a power cut during it leaves the old contents.
 import contextlib
 import os
 import random
+import select
 import threading
 import tty
 
@@ -57,6 +61,7 @@ class SimulatedBoard:
         self._lock = threading.Lock()
         self._thread = None
         self._stop = threading.Event()
+        self._wake = None  # a pipe the table's calls write to, to wake the idle thread
         self._keep = []
         self.board = self._boot()
 
@@ -74,7 +79,8 @@ class SimulatedBoard:
 
     def close(self):
         self.stop()
-        for fd in [self.fd, *self._keep]:
+        wake, self._wake = self._wake or (), None
+        for fd in [self.fd, *self._keep, *wake]:
             with contextlib.suppress(OSError):
                 os.close(fd)
         self._keep = []
@@ -87,7 +93,7 @@ class SimulatedBoard:
         `chatter` adds that many short flickers of the beam at each end of the ball.
         Returns when (ms) the ball breaks the beam and when it leaves it.
         """
-        with self._lock:
+        with self._changing():
             index = pocket - 1
             start = max(self._now_ms(), self._free_at[index] + self.gap_ms)
             end = start + (self.ball_ms if duration_ms is None else duration_ms)
@@ -107,11 +113,11 @@ class SimulatedBoard:
 
     def stick(self, pocket):
         """Something blocks the beam of `pocket` until `unstick()`."""
-        with self._lock:
+        with self._changing():
             self._schedule_level(pocket - 1, True)
 
     def unstick(self, pocket):
-        with self._lock:
+        with self._changing():
             self._schedule_level(pocket - 1, False)
 
     # -- the board ---------------------------------------------------------------------
@@ -119,9 +125,11 @@ class SimulatedBoard:
     def unplug(self):
         """The cable goes: nothing more reaches the host; the board keeps counting."""
         self.plugged = False
+        self._poke()
 
     def plug(self):
         self.plugged = True
+        self._poke()
 
     def reset(self):
         """A power cut or watchdog reset: RAM is lost, the store (flash) is kept."""
@@ -130,13 +138,13 @@ class SimulatedBoard:
 
     def power_off(self):
         """The power goes: a flash write under way leaves the old file; balls go unseen."""
-        with self._lock:
+        with self._changing():
             self.powered = False
             self._flashing, self._latched = None, {}
 
     def power_on(self):
         """A new boot from what flash holds."""
-        with self._lock:
+        with self._changing():
             self.powered = True
             self.resets += 1
             self.board = self._boot()
@@ -196,8 +204,13 @@ class SimulatedBoard:
         self._latched = {}
 
     def start(self, interval=0.005):
-        """Step on a thread of its own (real time) until `stop()`."""
+        """Step on a thread of its own (real time) until `stop()`: every `interval` while
+        the board is busy, else asleep until something is due or happens."""
         self._stop.clear()
+        if self._wake is None:  # closed by close(), so a call racing stop() never writes
+            self._wake = os.pipe()  # into a descriptor number used again since
+            for fd in self._wake:
+                os.set_blocking(fd, False)
         self._thread = threading.Thread(
             target=self._run, args=(interval,), name="simulated-board", daemon=True
         )
@@ -205,13 +218,53 @@ class SimulatedBoard:
 
     def stop(self):
         self._stop.set()
+        self._poke()
         if self._thread is not None:
             self._thread.join()
             self._thread = None
 
     def _run(self, interval):
-        while not self._stop.wait(interval):
+        while not self._stop.is_set():
             self.step()
+            idle = self._idle_for()
+            if idle is False:
+                self._stop.wait(interval)  # busy: at the board's own pace, as before
+                continue
+            # Idle: until the next heartbeat or beam edge, a byte from the host, or a call
+            # from the table (`_poke`).
+            ready, _, _ = select.select([self.fd, self._wake[0]], [], [], idle)
+            if self._wake[0] in ready:
+                with contextlib.suppress(BlockingIOError):
+                    os.read(self._wake[0], 4096)
+
+    def _idle_for(self):
+        """False while the board is busy; else how long (s) nothing is due (None: forever)."""
+        with self._lock:
+            if self._flashing is not None:
+                return False
+            due = [self._edges[0][0]] if self._edges else []
+            if self.powered:
+                beat = self.board.idle_until()
+                if beat is None:
+                    return False
+                due.append(beat)
+            if not due:
+                return None
+            # A millisecond late rather than early: early would wake for nothing.
+            return max(0.0, (min(due) - self._now_ms() + 1) / 1000)
+
+    @contextlib.contextmanager
+    def _changing(self):
+        """The table or the board changes, under the lock; then the idle thread wakes."""
+        with self._lock:
+            yield
+        self._poke()
+
+    def _poke(self):
+        wake = self._wake
+        if wake is not None:
+            with contextlib.suppress(OSError):
+                os.write(wake[1], b".")
 
     # -- inside ------------------------------------------------------------------------
 

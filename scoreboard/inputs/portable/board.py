@@ -196,6 +196,16 @@ class Board:
         """No beam blocked and no ball being read: a moment for slow work like flash."""
         return all(counter.idle() for counter in self.counters)
 
+    def idle_until(self):
+        """When (ms) the board next has work of its own if no edge or byte comes, while it
+        is idle: no beam busy, nothing to say at once, every pot acked and flash up to date,
+        so only the heartbeat is due. None while it is busy: poll it at the hardware's pace."""
+        if self._hello_due or self._beat_due or self.outbox or not self.quiet():
+            return None
+        if self._pots() != self._flash_pots:
+            return None  # a flash write is coming
+        return self._last_beat + self.heartbeat_ms
+
     def blocked_mask(self):
         mask = 0
         for index in range(POCKETS):

@@ -1,0 +1,86 @@
+"""The simulated board idles like the appliance (issue 10): asleep until its next heartbeat, a
+beam edge, a byte from the host or a call from the table; at its own pace only while busy.
+bench/sim_idle.py prints what that saves (`sim idle CPU over N s`)."""
+
+import os
+import select
+import time
+
+from scoreboard.inputs.portable import framing, messages
+from scoreboard.inputs.sensorboard import SensorBoardLink
+from scoreboard.inputs.simulated_board import SimulatedBoard
+from scoreboard.loop import ManualClock
+
+HOUR_MS = 3_600_000
+
+
+def run(board, link, clock, seconds, step=0.01):
+    for _ in range(round(seconds / step)):
+        clock.advance(step)
+        board.step()
+        link.step()
+
+
+def test_idle_until_the_next_heartbeat_busy_from_a_ball_until_its_pot_is_acked_and_flashed():
+    clock, events = ManualClock(100.0), []
+    board, path = SimulatedBoard.open_pty(clock, seed=4)
+    link = SensorBoardLink(events.append, port=path, clock=clock, read_timeout=0)
+    try:
+        assert board._idle_for() is False  # just booted: its hello and its store to write
+        run(board, link, clock, 1.0)
+        assert link.state == "up" and board.flash_writes == 1
+        idle = board._idle_for()
+        beat = board.board.heartbeat_ms / 1000
+        assert 0 < idle <= beat + 0.001  # asleep until the next heartbeat, at most 0.5 s
+        uptime = link.status["uptime_ms"]
+        clock.advance(idle)
+        board.step()  # the heartbeat goes out then (the pty hands it over in real time)
+        wait_until(lambda: link.step() or link.status["uptime_ms"] > uptime, "the heartbeat")
+
+        start, _ = board.drop_ball(2)
+        assert board._idle_for() == (start - clock() * 1000 + 1) / 1000  # wakes for the ball
+        board.step()
+        assert board._idle_for() is False  # the ball is in the beam
+        # Busy until the pot is sent and acked and flash is up to date; then idle again.
+        wait_until(lambda: run(board, link, clock, 0.01) or board._idle_for(), "idle again")
+        assert [e.pocket for e in events if type(e).__name__ == "Pot"] == [2]
+        assert not board.board.outbox
+    finally:
+        link.close()
+        board.close()
+
+
+def test_the_thread_sleeps_while_idle_and_a_ball_or_a_byte_from_the_host_wakes_it():
+    # A heartbeat an hour apart: only a wake-up can make the board act within the test.
+    board, path = SimulatedBoard.open_pty(time.monotonic, seed=5, heartbeat_ms=HOUR_MS)
+    host = os.open(path, os.O_RDWR | os.O_NOCTTY)
+    board.start()
+    try:
+        wait_until(lambda: (board._idle_for() or 0) > 60, "the board idle")
+        board.drop_ball(3)
+        wait_until(lambda: [entry[1] for entry in board.board.outbox] == [3], "the ball counted")
+
+        drain(host)
+        os.write(host, framing.Encoder().frame(messages.hello_request()))
+        said = wait_until(lambda: drain(host), "the board's answer")
+        kinds = [payload[0] for _, payload in framing.Decoder().feed(said)]
+        assert messages.HELLO in kinds
+    finally:
+        board.close()
+        os.close(host)
+
+
+def wait_until(check, what, timeout=20.0):
+    """The thread runs in real time: wait for what it does, never for a fixed time."""
+    deadline = time.monotonic() + timeout
+    while not (result := check()):
+        assert time.monotonic() < deadline, f"{what}: not within {timeout} s"
+        time.sleep(0.01)
+    return result
+
+
+def drain(fd) -> bytes:
+    data = b""
+    while select.select([fd], [], [], 0)[0]:
+        data += os.read(fd, 4096)
+    return data
