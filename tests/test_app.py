@@ -167,6 +167,38 @@ def test_history_lists_and_exports_archived_matches(make_app, tmp_path, capsys):
     assert "Olena 1:0 Taras  (2:0)" in capsys.readouterr().out
 
 
+def test_history_shows_the_match_just_finished_as_not_yet_archived(make_app, tmp_path, capsys):
+    import csv
+    import io
+    import json
+
+    from scoreboard.cli import main
+
+    app = make_app(target=1, player_a="Olena", player_b="Taras")
+    feed(app, ButtonHold("undo", 5.0), ButtonPress("undo", 6.0))  # an abandoned one, archived
+    feed(app, ButtonPress("B", 10.0), Pot(4, 11.0))  # Taras breaks, pots: frame and match
+    assert app.match.phase == "match-over" and len(list_archive(tmp_path)) == 1
+    assert main(["history", "--state-dir", str(tmp_path), "--json"]) == 0
+    archived, finished = json.loads(capsys.readouterr().out)
+    assert archived["archived"] is True and archived["finished"] is False
+    assert finished["archived"] is False and finished["number"] is None
+    assert finished["finished"] and finished["winner"] == "B" and finished["frames"]["B"] == 1
+    assert finished["ended"] >= finished["started"]
+    assert main(["history", "--state-dir", str(tmp_path), "--csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert [(r["archived"], r["finished"], r["winner"]) for r in rows] == [
+        ("yes", "no", ""),
+        ("no", "yes", "Taras"),
+    ]
+    assert main(["history", "--state-dir", str(tmp_path)]) == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert "Olena 0:1 Taras  (0:1)" in last and last.endswith("just finished, not yet archived")
+    assert last.lstrip().startswith("-")
+    feed(app, ButtonHold("undo", 20.0), ButtonPress("undo", 21.0))  # a new match archives it
+    assert main(["history", "--state-dir", str(tmp_path), "--json"]) == 0
+    assert [m["archived"] for m in json.loads(capsys.readouterr().out)] == [True, True]
+
+
 def test_a_board_pot_is_acked_only_once_durable_and_a_resent_one_counts_once(make_app, tmp_path):
     acked = []
 

@@ -101,3 +101,42 @@ def test_the_boards_text_is_printed_escaped_never_raw(as_json):
         assert json.loads(hello[0])["version"] == version
     else:
         assert "v1\\x1b[2J\\x1b]0;owned\\x07\\r\\n\\x9b31m\\x7f" in hello[0]
+
+
+def test_it_says_which_port_it_waits_on_and_what_to_check(tmp_path, capsys):
+    missing = tmp_path / "ttyACM9"
+    assert main(["sensors", "--port", str(missing), "--duration", "0.2"]) == 0
+    out = capsys.readouterr().out
+    assert f"waiting for the sensor board on {missing} (" in out
+    assert "No such file" in out  # why the port could not be opened
+    assert "USB cable" in out and "firmware" in out and "dialout" in out
+
+
+def test_without_a_port_it_names_the_by_id_pattern_and_the_usb_id(tmp_path):
+    clock, lines = ManualClock(0.0), []
+    monitor = Monitor(
+        as_json=True, write=lines.append, clock=clock, by_id=str(tmp_path / "usb-MicroPython*")
+    )
+    monitor.step()
+    (said,) = [json.loads(line) for line in lines]
+    assert said["event"] == "link" and said["state"] == "searching"
+    assert said["waiting_for"].startswith(str(tmp_path / "usb-MicroPython*"))
+    assert "2e8a:0005" in said["waiting_for"] and said["error"] is None
+
+
+def test_a_port_that_never_says_hello_is_named_with_what_to_do(tmp_path):
+    master, slave = os.openpty()  # a port with nothing behind it that speaks our protocol
+    port = os.ttyname(slave)
+    try:
+        clock, lines = ManualClock(0.0), []
+        monitor = Monitor(port=port, write=lines.append, clock=clock, read_timeout=0)
+        for _ in range(3):
+            clock.advance(0.5)
+            monitor.step()
+        monitor.link.close()
+    finally:
+        os.close(master)
+        os.close(slave)
+    (said,) = [line for line in lines if "link" in line]  # said once, not every try
+    assert f"link waiting ({port}): the port is open, the board has not answered" in said
+    assert "flash it again" in said and "--port" in said

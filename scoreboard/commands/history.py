@@ -1,11 +1,17 @@
-"""`scoreboard history [--state-dir DIR] [--csv | --json]`: the archived matches."""
+"""`scoreboard history [--state-dir DIR] [--csv | --json]`: the archived matches, and the match
+that has just finished: it stays in the journal (not yet archived) until a new match starts."""
 
 import csv
 import json
 import sys
+from datetime import UTC, datetime
+from pathlib import Path
 
 from scoreboard.commands.status import add_state_dir
-from scoreboard.journal import list_archive
+from scoreboard.journal import JOURNAL_NAME, list_archive, read_journal
+from scoreboard.matchlog import LogError, replay
+from scoreboard.phase import Phase
+from scoreboard.summary import summarise
 
 COLUMNS = [
     "number",
@@ -23,14 +29,18 @@ COLUMNS = [
     "fouls_b",
     "longest_run_a",
     "longest_run_b",
+    "archived",
 ]
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "history",
-        help="list archived matches (finished or abandoned); export them as CSV or JSON",
-        description="The matches archived in the state directory, oldest first.",
+        help="list finished and abandoned matches; export them as CSV or JSON",
+        description=(
+            "The matches archived in the state directory, oldest first, then the match that "
+            "has just finished, if any (it is archived when a new match starts)."
+        ),
     )
     add_state_dir(parser)
     group = parser.add_mutually_exclusive_group()
@@ -56,8 +66,28 @@ def rows(state_dir: str) -> list[dict]:
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
             _warn(f"{where} is damaged ({type(exc).__name__}: {exc}); match left out")
             continue
-        out.append(row)
+        out.append({**row, "archived": True})
+    finished = just_finished(state_dir)
+    if finished is not None:
+        out.append(finished)
     return out
+
+
+def just_finished(state_dir: str) -> dict | None:
+    """The match in the journal when it is over: shown as finished and not yet archived."""
+    try:
+        lines = read_journal(state_dir).lines
+        ended = (Path(state_dir) / JOURNAL_NAME).stat().st_mtime  # its last record
+    except OSError:
+        return None  # no journal (or unreadable: `status` says why)
+    try:
+        match = replay(lines)
+    except LogError:
+        return None  # the app archives a journal that does not replay when it starts
+    if match.phase != Phase.MATCH_OVER:
+        return None  # still being played: `scoreboard status` shows it
+    meta = summarise(match, lines, ended=datetime.fromtimestamp(ended, UTC))
+    return {"number": None, **meta, "archived": False}
 
 
 def _warn(message: str) -> None:
@@ -70,7 +100,7 @@ def _fouls(fouls: dict) -> str:
 
 def flat(row: dict) -> dict:
     return {
-        "number": row["number"],
+        "number": "" if row["number"] is None else row["number"],
         "started": row.get("started") or "",
         "ended": row.get("ended") or "",
         "player_a": row["players"]["A"],
@@ -85,6 +115,7 @@ def flat(row: dict) -> dict:
         "fouls_b": _fouls(row["fouls"]["B"]),
         "longest_run_a": row["longest_run"]["A"],
         "longest_run_b": row["longest_run"]["B"],
+        "archived": "yes" if row.get("archived", True) else "no",
     }
 
 
@@ -101,8 +132,9 @@ def run(args) -> int:
     else:
         for row in map(flat, matches):
             print(
-                f"{row['number']:>4}  {row['started'] or '?':20}  {row['player_a']} "
+                f"{row['number'] or '-':>4}  {row['started'] or '?':20}  {row['player_a']} "
                 f"{row['frames_a']}:{row['frames_b']} {row['player_b']}  ({row['frame_scores']})"
                 + ("" if row["finished"] == "yes" else "  unfinished")
+                + ("" if row["archived"] == "yes" else "  just finished, not yet archived")
             )
     return 0

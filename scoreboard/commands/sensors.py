@@ -77,6 +77,18 @@ def run(args) -> int:
     return 0
 
 
+# What to check, said once while the link waits (hardware/README.md has the details).
+CHECK_CABLE = (
+    "Check that the board's USB cable is in the Pi, that the board runs the scoreboard's "
+    'firmware (hardware/README.md, "Flashing the sensor board"), and that this user may open '
+    "serial ports (the dialout group)"
+)
+CHECK_FIRMWARE = (
+    "If none comes, the board runs other firmware or the MicroPython prompt: flash it again "
+    '(hardware/README.md, "Flashing the sensor board"), or give the right port with --port'
+)
+
+
 class Monitor:
     """A link and the lines it prints; `step()` reads once and prints what happened."""
 
@@ -150,11 +162,39 @@ class Monitor:
             )
 
     def _show_state(self):
-        state = self.link.state
-        if state != self._shown["state"]:
-            self._shown["state"] = state
-            where = self.link.path or self.link.port or "by USB id"
-            self._say(f"link {state} ({where})", "link", state=state, port=self.link.path)
+        link = self.link
+        state = (link.state, link.open_error if link.state == "searching" else None)
+        if state == self._shown["state"]:
+            return
+        self._shown["state"] = state
+        if link.state == "searching":
+            text = f"link searching: waiting for the sensor board on {self.looking_for()}"
+            text += f" ({link.open_error})" if link.open_error else " (not there yet)"
+            self._say(
+                f"{text}. {CHECK_CABLE}",
+                "link",
+                state=link.state,
+                port=None,
+                waiting_for=self.looking_for(),
+                error=link.open_error,
+            )
+        elif link.state == "waiting":
+            self._say(
+                f"link waiting ({link.path}): the port is open, the board has not answered yet. "
+                f"{CHECK_FIRMWARE}",
+                "link",
+                state=link.state,
+                port=link.path,
+            )
+        else:
+            self._say(f"link {link.state} ({link.path})", "link", state=link.state, port=link.path)
+
+    def looking_for(self) -> str:
+        """The port given, else where the board is looked for: its by-id name, its USB id."""
+        if self.link.port:
+            return self.link.port
+        vid, pid = self.link.usb_id
+        return f"{self.link.by_id} or a port with USB id {vid:04x}:{pid:04x} (the Pico)"
 
     def _say(self, text, kind, **fields):
         if self.as_json:

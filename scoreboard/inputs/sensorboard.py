@@ -89,6 +89,7 @@ class SensorBoardLink:
         self.open_serial = open_serial
         self.state = "searching"  # searching: no port open; waiting: no hello yet; up
         self.path = None
+        self.open_error = None  # why the last port found could not be opened (a monitor says)
         self.status = {}  # the last hello and heartbeat, for a monitor
         self.decoder = framing.Decoder()
         self.encoder = framing.Encoder()
@@ -173,12 +174,15 @@ class SensorBoardLink:
         self._next_try = now + self.retry_every
         path = find_port(self.port, usb_id=self.usb_id, by_id=self.by_id)
         if path is None:
+            self.open_error = None
             return False
         try:
             self._serial = self.open_serial(path, self.read_timeout)
-        except (serial.SerialException, OSError, ValueError):
+        except (serial.SerialException, OSError, ValueError) as exc:
             self._serial = None
+            self.open_error = str(exc)
             return False
+        self.open_error = None
         self.path = path
         self.state = "waiting"
         self.decoder.buf = b""  # half a frame from the last connection is no use
