@@ -26,6 +26,7 @@ from scoreboard.matchlog import LogError, format_event, replay
 from scoreboard.panel import Outcome, Panel
 from scoreboard.pot_ledger import PotLedger, is_board_pot
 from scoreboard.rules.errors import RuleError
+from scoreboard.screensaver import ScreenSaver
 from scoreboard.service import Service
 from scoreboard.storage import Storage
 from scoreboard.summary import summarise
@@ -98,6 +99,8 @@ class App:
         self.shown: Shown | None = None
         self._frame_bytes = 0
         self.extra_handlers: dict[type, object] = {}  # events the wiring handles itself
+        # OLED burn-in: dim, then a moving saver; the press that wakes it does nothing else.
+        self.saver = ScreenSaver.from_config(config.display, screens, self.loop.call_later)
 
     def _new_panel(self) -> Panel:
         t = self.config.timings
@@ -142,6 +145,8 @@ class App:
         extra = self.extra_handlers.get(type(event))
         if extra is not None:
             extra(event)
+            return
+        if self.saver.woken_by(event):
             return
         self.storage.retry()  # records kept while the disk refused them go first
         if is_board_pot(event) and not self.ledger.admit(event):

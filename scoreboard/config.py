@@ -92,6 +92,11 @@ _SCREEN_KEYS = {f.name for f in fields(ScreenConfig)}
 @dataclass(frozen=True)
 class DisplayConfig:
     language: str = _opt("uk", choices=("uk", "ru", "en"))
+    # OLED burn-in (scoreboard/screensaver.py): seconds without input before the OLEDs dim,
+    # and before the moving screen saver; 0 = never.
+    dim_after: float = _opt(300.0, limits=(0.0, 86400.0))
+    saver_after: float = _opt(900.0, limits=(0.0, 86400.0))
+    dim_contrast: int = _opt(0x10, limits=(0, 255), hex=True)
     screens: tuple[ScreenConfig, ...] = (ScreenConfig(),)  # [[display.screen]] in the file
 
 

@@ -14,6 +14,7 @@ from PIL import Image, ImageChops
 
 from scoreboard.commands.gallery import FAULTS, samples, write_gallery
 from scoreboard.display import LANGUAGES, create_displays
+from scoreboard.display.render import panel, render_saver
 
 GOLDENS = Path(__file__).parent / "goldens" / "display"
 GALLERY = Path(__file__).parent.parent / "docs" / "gallery"
@@ -158,3 +159,13 @@ def test_the_committed_gallery_is_what_make_gallery_draws_now(tmp_path):
     for name in sorted(drawn):
         new, old = Image.open(tmp_path / name), Image.open(GALLERY / name)
         assert same(new, old), f"docs/gallery/{name} is stale: run `make gallery`"
+
+
+@pytest.mark.parametrize("display", WORDED)
+def test_screen_saver_matches_golden(display):
+    """The saver (scoreboard/screensaver.py) over the play sample, at two steps: small, dim
+    where the panel has greys, and somewhere else each step."""
+    first = render_saver(SAMPLES["play"], panel(display), 0)
+    second = render_saver(SAMPLES["play"], panel(display), 1)
+    assert not same(first, second)
+    check(second, f"{display}-saver")

@@ -7,7 +7,7 @@ from PIL import Image
 
 from scoreboard.cli import UsageError
 from scoreboard.display import DISPLAYS, LANGUAGES
-from scoreboard.display.render import panel, render
+from scoreboard.display.render import panel, render, render_saver
 from scoreboard.matchlog import replay
 
 # Faults and a hint drawn over the play screen, to show the overlay in the gallery.
@@ -33,13 +33,17 @@ def write_gallery(out: Path, *, scale: int = 4) -> list[Path]:
     written = []
     cases = dict(samples())
     cases["play-faults"] = (cases["play"], {"faults": FAULTS})
+    cases["saver"] = cases["play"]  # scoreboard/screensaver.py
     for display in DISPLAYS:
         for lang in LANGUAGES:
             folder = out / display / lang
             folder.mkdir(parents=True, exist_ok=True)
             for name, case in cases.items():
                 snap, extra = case if isinstance(case, tuple) else (case, {})
-                image = render(snap, panel(display), lang=lang, **extra).convert("RGB")
+                if name == "saver":  # the play sample under the moving saver, one step on
+                    image = render_saver(snap, panel(display), 1).convert("RGB")
+                else:
+                    image = render(snap, panel(display), lang=lang, **extra).convert("RGB")
                 size = (image.width * scale, image.height * scale)
                 path = folder / f"{name}.png"
                 image.resize(size, Image.Resampling.NEAREST).save(path, optimize=True)

@@ -10,6 +10,7 @@ from scoreboard.display.canvas import Canvas
 from scoreboard.display.drivers import DRIVERS
 from scoreboard.display.drivers import PANELS as PANEL_NAMES
 from scoreboard.display.i18n import DEFAULT_LANGUAGE
+from scoreboard.display.screens import saver
 
 
 @dataclass(frozen=True)
@@ -64,3 +65,8 @@ def render(
     snapshot: dict, p: Panel, *, lang=DEFAULT_LANGUAGE, timings=None, faults=(), hint=None
 ) -> Image.Image:
     return canvas(snapshot, p, lang=lang, timings=timings, faults=faults, hint=hint).image
+
+
+def render_saver(snapshot: dict, p: Panel, step: int) -> Image.Image:
+    """The screen saver's picture at `step` (scoreboard/screensaver.py)."""
+    return saver.draw(Canvas(p.width, p.height, p.mode), snapshot, step).image

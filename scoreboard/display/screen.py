@@ -7,7 +7,7 @@ from luma.core.virtual import sevensegment
 
 from scoreboard.display import devices, led
 from scoreboard.display.i18n import DEFAULT_LANGUAGE, translator
-from scoreboard.display.render import render
+from scoreboard.display.render import render, render_saver
 
 log = logging.getLogger("scoreboard.display")
 
@@ -27,6 +27,7 @@ class Screen:
         timings=None,
         counter=None,
         segments: bool = False,
+        contrast: int | None = None,
     ):
         translator(lang)  # an unknown language stops at start, not at the first foul
         self.device, self.name, self.panel, self.lang = device, name, panel, lang
@@ -34,6 +35,14 @@ class Screen:
         self.counter = counter
         self.segments = sevensegment(device) if segments else None
         self.failed: str | None = None
+        # OLED burn-in (scoreboard/screensaver.py): an OLED dims and shows the saver; the
+        # LED digits do not burn in. `saver_step` set: the saver is shown, at that step.
+        self.burns_in = not panel.matrix and not segments
+        self.saver_step: int | None = None
+        self.contrast = contrast  # the configured contrast, restored on waking
+        self.level: int | None = contrast  # the contrast the device was last set to
+        self._args = None  # the last show()'s arguments, for redraw()
+        self.picture = None
         self.updates = 0
         self.bytes_total = 0
         self.last_bytes = 0
@@ -41,11 +50,14 @@ class Screen:
         self._last = None
 
     def show(self, snapshot: dict, *, faults=(), hint=None) -> int:
+        self._args = (snapshot, faults, hint)
         if self.failed:
             return 0
         start = time.perf_counter()
         if self.segments is not None:
             picture = led.sevensegment_text(snapshot)
+        elif self.saver_step is not None:
+            picture = render_saver(snapshot, self.panel, self.saver_step)
         else:
             picture = render(
                 snapshot,
@@ -69,11 +81,32 @@ class Screen:
             log.error("display %s", self.failed)
             return 0
         self._last = key
+        self.picture = picture  # what the device was last sent (a text for 7-segment digits)
         self.last_seconds = time.perf_counter() - start
         self.last_bytes = (self.counter.sent - before) if self.counter else 0
         self.bytes_total += self.last_bytes
         self.updates += 1
         return self.last_bytes
+
+    def redraw(self) -> int:
+        """Shows the last state again (after the saver changed what this screen shows)."""
+        if self._args is None:
+            return 0
+        snapshot, faults, hint = self._args
+        return self.show(snapshot, faults=faults, hint=hint)
+
+    def set_contrast(self, level: int | None) -> None:
+        """Dims (a level 0-255) or restores the configured contrast (None)."""
+        if self.failed or not hasattr(self.device, "contrast"):
+            return
+        level = self.contrast if level is None else level
+        level = 0xCF if level is None else int(level)  # luma's OLED default
+        try:
+            self.device.contrast(level)
+            self.level = level
+        except Exception as exc:  # a bus error must not stop the scoreboard
+            self.failed = f"{self.name}: stopped: {exc}"
+            log.error("display %s", self.failed)
 
     @property
     def image(self):
@@ -99,6 +132,7 @@ def create_displays(specs, *, lang=DEFAULT_LANGUAGE, timings=None, on_error=None
                     timings=timings,
                     counter=counter,
                     segments=spec["driver"] == "max7219-7seg",
+                    contrast=spec.get("contrast"),
                 )
             )
         except Exception as exc:  # missing bus, absent chip, no pygame: report, go on
