@@ -113,7 +113,7 @@ class App:
 
     def _last_archived_lines(self) -> list[str]:
         try:
-            archived = last_archived(self.storage.state_dir)
+            archived = last_archived(self.storage.state_dir, keep_index=True)
             return archived.lines() if archived else []
         except OSError:
             return []  # an unreadable archive: the storage fault says so

@@ -201,11 +201,16 @@ def list_archive(state_dir: str | os.PathLike) -> list[ArchivedMatch]:
     return sorted(matches, key=lambda a: a.number)
 
 
-def last_archived(state_dir: str | os.PathLike) -> ArchivedMatch | None:
+def last_archived(state_dir: str | os.PathLike, *, keep_index=False) -> ArchivedMatch | None:
     """The newest archived match, found through ``archive/last`` (one small file) however
-    long the archive is; a missing or stale index falls back to listing the folder."""
+    long the archive is; a missing or stale index falls back to listing the folder, and with
+    ``keep_index`` writes the index so the next time is quick again."""
     folder = Path(state_dir) / ARCHIVE_DIR
-    number = _last_number(folder, ".log")
+    number = _indexed_number(folder)
+    if number is None:
+        number = _listed_number(folder, ".log")
+        if number and keep_index:
+            _write_index(folder, number)
     if not number:
         return None
     log = folder / f"{number:04d}.log"
@@ -385,8 +390,13 @@ INDEX_NAME = "last"  # in archive/: the number of the newest archived match
 
 
 def _last_number(folder: Path, suffix: str) -> int:
-    """The highest ``NNNN<suffix>`` in ``folder`` (0: none). The archive's index answers
-    without listing the folder, if what it says is there and nothing after it is."""
+    """The highest ``NNNN<suffix>`` in ``folder`` (0: none)."""
+    number = _indexed_number(folder)
+    return _listed_number(folder, suffix) if number is None else number
+
+
+def _indexed_number(folder: Path) -> int | None:
+    """The archive's index, if what it says is there and nothing after it is (else None)."""
     try:
         number = int((folder / INDEX_NAME).read_text(encoding="ascii"))
         if (folder / f"{number:04d}.log").exists() and not any(
@@ -395,7 +405,7 @@ def _last_number(folder: Path, suffix: str) -> int:
             return number
     except (OSError, ValueError):
         pass
-    return _listed_number(folder, suffix)
+    return None
 
 
 def _listed_number(folder: Path, suffix: str) -> int:

@@ -403,4 +403,6 @@ def test_the_newest_archived_match_is_found_through_the_index(tmp_path):
     assert journal.last_archived(tmp_path).number == 3
     (tmp_path / "archive" / "last").write_text("garbage")
     assert journal.last_archived(tmp_path).number == 3
+    assert journal.last_archived(tmp_path, keep_index=True).number == 3
+    assert (tmp_path / "archive" / "last").read_text() == "3"  # mended for the next start
     assert journal.last_archived(tmp_path / "none") is None
