@@ -36,10 +36,18 @@ def _opt(default, *, limits=None, choices=None, length=None, count=None, hex=Fal
     return field(default=default, metadata=meta)
 
 
+# The names a match starts with when the config gives none, in the display's language.
+DEFAULT_NAMES = {
+    "uk": ("Гравець 1", "Гравець 2"),
+    "ru": ("Игрок 1", "Игрок 2"),
+    "en": ("Player 1", "Player 2"),
+}
+
+
 @dataclass(frozen=True)
 class MatchConfig:
-    player_a: str = _opt("Гравець A", length=(1, 20), name=True)
-    player_b: str = _opt("Гравець B", length=(1, 20), name=True)
+    player_a: str = _opt("Гравець 1", length=(1, 20), name=True)
+    player_b: str = _opt("Гравець 2", length=(1, 20), name=True)
     race: int = _opt(1, limits=(1, 99))
     target: int = _opt(8, limits=(1, 8))
 
@@ -244,7 +252,16 @@ class _Reader:
                 sections[name] = replace(self.section(cls, table, name), screens=screens)
             else:
                 sections[name] = self.section(cls, table, name)
+        given = data.get("match", {})
+        default_a, default_b = DEFAULT_NAMES[sections["display"].language]
+        sections["match"] = replace(
+            sections["match"],
+            player_a=given.get("player_a", default_a),
+            player_b=given.get("player_b", default_b),
+        )
         config = Config(**sections)
+        if config.match.player_a.strip().casefold() == config.match.player_b.strip().casefold():
+            self.fail("must differ from match.player_a", "match", "player_b")
         self.check_buses(config.display.screens)
         self.check_timings(config.timings)
         self.check_pins(config)

@@ -351,7 +351,7 @@ def test_a_journal_that_does_not_replay_from_its_first_line_still_starts(tmp_pat
         journal.append(["shot pots=1"])  # a shot before anyone broke: refused by the rules
     app = App(configuration.default(), state_dir=tmp_path, screens=[], log=lambda m: None)
     s = app.match.snapshot()
-    assert s["phase"] == "lag" and s["players"]["A"] == "Гравець A"
+    assert s["phase"] == "lag" and s["players"]["A"] == "Гравець 1"
     assert list_archive(tmp_path)[0].meta["unreplayable"].startswith("line 1")
     app.close()
 

@@ -36,8 +36,8 @@ def test_the_example_documents_every_key(cls):
 def test_defaults_follow_the_issue():
     c = config.default()
     assert (c.match.player_a, c.match.player_b, c.match.race, c.match.target) == (
-        "Гравець A",
-        "Гравець B",
+        "Гравець 1",
+        "Гравець 2",
         1,
         8,
     )
@@ -334,7 +334,7 @@ def test_config_check_prints_ok_and_a_summary(capsys):
     assert main(["config", "check", str(config.EXAMPLE_PATH)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "OK"
-    assert "Гравець A v Гравець B, race to 1, 8 points a frame" in out[1]
+    assert "Гравець 1 v Гравець 2, race to 1, 8 points a frame" in out[1]
     assert any("ssd1306 on I2C 1 at 0x3C" in line for line in out)
     assert any("USB 2e8a:0005" in line for line in out)
 

@@ -46,7 +46,7 @@ def sim80x24(tmp_path):
 
 def test_sim_in_80x24_shows_names_score_legend_and_the_language_key_redraws(sim80x24):
     t, state = sim80x24
-    screen = t.wait_for_text("Гравець A", "Гравець B", "0 : 0", "phase lag", *LEGEND_UK)
+    screen = t.wait_for_text("Гравець 1", "Гравець 2", "0 : 0", "phase lag", *LEGEND_UK)
     assert all(len(line) <= 80 for line in screen.splitlines())
     picture = t.picture()
     assert 6 <= len(picture) <= 24 - 2 - 2  # room left for the names, the score and the legend
@@ -77,13 +77,13 @@ def test_sim_in_80x24_shows_names_score_legend_and_the_language_key_redraws(sim8
     t.keys("a")  # A breaks
     t.wait_for_text("phase break")
     t.keys("3")  # a ball through pocket 3
-    t.wait_for_text("Гравець A 1 : 0 Гравець B", "q quit")
+    t.wait_for_text("Гравець 1 1 : 0 Гравець 2", "q quit")
     t.wait_for(
         lambda: t.picture() == expected_picture(state, "uk", columns, rows), "the score's picture"
     )
 
     t.resize(60, 20)  # laid out again: a smaller picture, the text and the legend still whole
-    screen = t.wait_for_text("U hold UNDO", "q quit", "Гравець A 1 : 0 Гравець B")
+    screen = t.wait_for_text("U hold UNDO", "q quit", "Гравець 1 1 : 0 Гравець 2")
     t.wait_for(lambda: len(t.picture()) < rows, "a smaller picture")
     assert all(item in screen for item in LEGEND_UK)
     assert max(len(row) for row in t.picture()) <= 60

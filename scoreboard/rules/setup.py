@@ -17,6 +17,8 @@ def configure(state: MatchState, event: Players | Race | Target | Option) -> Mat
             for name in (a, b):
                 if not name or len(name) > MAX_NAME or any(c.isspace() for c in name):
                     raise RuleError(f"a player's name is 1 to {MAX_NAME} characters, no spaces")
+            if a.casefold() == b.casefold():  # the table could not tell who is who
+                raise RuleError(f"the two players need different names, not {a} twice")
             return replace(state, players=Pair(a, b))
         case Race(frames):
             if not 1 <= frames <= MAX_RACE:
