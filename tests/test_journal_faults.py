@@ -181,3 +181,49 @@ def test_a_journal_on_descriptor_0_works(tmp_path):
         os.close(lock)
     assert journal.read_journal(tmp_path).lines == ["break B"]
     assert journal.last_archived(tmp_path).lines() == ["break A"]
+
+
+def test_records_are_numbered_one_by_one_from_1(tmp_path):
+    with Journal(tmp_path) as j:
+        j.append(["break A"])
+        j.append(["shot pots=1", "shot"])
+    assert (tmp_path / journal.JOURNAL_NAME).read_bytes() == (
+        encode(["break A"], 1) + encode(["shot pots=1", "shot"], 2)
+    )
+
+
+def test_a_new_journal_that_cannot_be_made_after_an_archive_leaves_it_closed(tmp_path, monkeypatch):
+    real_open = os.open
+    with Journal(tmp_path) as j:
+        j.append(["break A"])
+
+        def refuse_the_new_journal(path, *args, **kwargs):
+            if os.fspath(path).endswith(journal.JOURNAL_NAME):
+                raise OSError(errno.EROFS, "Read-only file system")
+            return real_open(path, *args, **kwargs)
+
+        monkeypatch.setattr(os, "open", refuse_the_new_journal)
+        with pytest.raises(JournalError, match="^cannot archive the journal: .*Read-only"):
+            j.archive({})
+        monkeypatch.setattr(os, "open", real_open)
+        # The match went to the archive; with no journal open, nothing is written anywhere.
+        with pytest.raises(JournalError, match="^the journal is closed$"):
+            j.append(["break B"])
+    assert journal.last_archived(tmp_path).lines() == ["break A"]
+
+
+def test_files_the_journal_writes_are_rw_r__r_and_a_stale_temporary_is_overwritten(tmp_path):
+    folder = tmp_path / journal.ARCHIVE_DIR
+    folder.mkdir(parents=True)
+    (folder / "0001.json.tmp").write_bytes(b"x" * 4096)  # left by a power cut
+    old = os.umask(0o022)
+    try:
+        with Journal(tmp_path, clock=lambda: 0.0) as j:
+            j.append(["break A"])
+            log = j.archive({})
+    finally:
+        os.umask(old)
+    meta = log.with_suffix(".json")
+    assert meta.read_bytes() == b'{\n "archived_at": "1970-01-01T00:00:00Z"\n}'
+    assert oct(meta.stat().st_mode & 0o777) == oct(0o644)
+    assert oct((tmp_path / journal.JOURNAL_NAME).stat().st_mode & 0o777) == oct(0o644)
