@@ -221,9 +221,10 @@ def test_files_the_journal_writes_are_rw_r__r_and_a_stale_temporary_is_overwritt
         with Journal(tmp_path, clock=lambda: 0.0) as j:
             j.append(["break A"])
             log = j.archive({})
+            j.append(["break B"])
+            second = j.archive({})  # no stale temporary this time: the file is made anew
     finally:
         os.umask(old)
-    meta = log.with_suffix(".json")
-    assert meta.read_bytes() == b'{\n "archived_at": "1970-01-01T00:00:00Z"\n}'
-    assert oct(meta.stat().st_mode & 0o777) == oct(0o644)
-    assert oct((tmp_path / journal.JOURNAL_NAME).stat().st_mode & 0o777) == oct(0o644)
+    assert log.with_suffix(".json").read_bytes() == b'{\n "archived_at": "1970-01-01T00:00:00Z"\n}'
+    for made in (second.with_suffix(".json"), tmp_path / journal.JOURNAL_NAME):
+        assert oct(made.stat().st_mode & 0o777) == oct(0o644), made
