@@ -199,7 +199,6 @@ def diagram() -> str:
         states=PHASES,
         transitions=[_plain(t) for t in TRANSITIONS],
         initial=str(Phase.LAG),
-        auto_transitions=False,
         graph_engine="mermaid",
         title="Frame lifecycle",
     )

@@ -102,3 +102,17 @@ def test_an_outcome_the_phase_has_no_way_out_for_is_refused_and_changes_nothing(
         lifecycle.apply(Choose(Choice.RERACK_BREAK))
     assert str(refused.value) == "choose cannot end in rerack in phase foul"
     assert lifecycle.phase == "foul" and lifecycle.rules is rules
+
+
+def test_the_phase_moves_only_through_the_rules_outcomes():
+    # No `to_<phase>` shortcuts on the lifecycle: nothing can jump to a phase past the rules.
+    lifecycle = Lifecycle()
+    assert not [name for name in dir(lifecycle) if name.startswith("to_")]
+    assert set(lifecycle.machine.get_triggers("play")) == {
+        "pot",
+        "miss",
+        "foul",
+        "frame_won",
+        "match_won",
+        "lapse",
+    }
