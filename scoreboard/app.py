@@ -24,6 +24,7 @@ from scoreboard.loop import EventLoop
 from scoreboard.match import Match
 from scoreboard.matchlog import LogError, format_event, replay
 from scoreboard.panel import Outcome, Panel
+from scoreboard.phase import OVER
 from scoreboard.pot_ledger import PotLedger, is_board_pot
 from scoreboard.rules.errors import RuleError
 from scoreboard.screensaver import ScreenSaver
@@ -99,6 +100,7 @@ class App:
         self.shown: Shown | None = None
         self._frame_bytes = 0
         self.extra_handlers: dict[type, object] = {}  # events the wiring handles itself
+        self._restorable: int | None = None  # the match a new match just archived
         # OLED burn-in: dim, then a moving saver; the press that wakes it does nothing else.
         self.saver = ScreenSaver.from_config(config.display, screens, self.loop.call_later)
 
@@ -164,6 +166,9 @@ class App:
         mark = self.ledger.mark(pot)
         if outcome.new_match:
             self.new_match()
+        elif outcome.restore_match and self._restorable is not None:
+            self._restore_match()
+            return
         elif not (outcome.items and self.commit(outcome, mark=mark)) and mark:
             self._write(mark)  # a pot that scored nothing is still one the board may forget
         if outcome.hint:
@@ -193,10 +198,8 @@ class App:
             return False
         self._write([format_event(item) for item in items] + list(mark))
         self.panel.applied(outcome)
-        if self.match.phase in ("frame-over", "match-over") and phase not in (
-            "frame-over",
-            "match-over",
-        ):
+        self._restorable = None  # play has begun: UNDO takes back play from now on
+        if self.match.phase in OVER and phase not in OVER:
             s = self.match.state
             self.log(
                 f"frame {frame} over: {s.score.A}:{s.score.B}; "
@@ -209,12 +212,27 @@ class App:
         """Archive this match (finished or not) and start a new one from the config."""
         meta = summarise(self.match, self.storage.lines)
         # In memory at once; on disk in this order, now or once the disk takes it again.
-        self.storage.archive(meta)
+        saved = self.storage.archive(meta)
+        archived = last_archived(self.storage.state_dir) if saved else None
         self._write(setup_lines(self.config) + self.ledger.carry())
+        self._restorable = archived.number if archived else None
         self.hint = None  # the question about a new match is answered
         self.match = replay(self.storage.lines)
         self.panel = self._new_panel()
         self.faults.new_match()
+
+    def _restore_match(self) -> None:
+        """UNDO right after a new match, before any play: the archived match comes back
+        exactly as it was (docs/decisions.md), its board pots still known."""
+        number, self._restorable = self._restorable, None
+        if not self.storage.unarchive(number):
+            self._set_hint("nothing-to-undo")
+            return
+        if carry := self.ledger.carry():
+            self._write(carry)
+        self.match = replay(self.storage.lines)
+        self.panel = self._new_panel()
+        self._set_hint("match-restored")
 
     def _set_hint(self, hint: str) -> None:
         self.hint = hint

@@ -330,6 +330,24 @@ class Journal:
         _write_index(folder, int(log_path.stem))
         return log_path
 
+    def unarchive(self, number: int) -> None:
+        """Put archived match ``number`` back as the journal in progress, in place of this one
+        (UNDO right after an accidental new match). One rename: a power cut leaves either."""
+        if self._fd < 0:
+            raise JournalError("the journal is closed")
+        folder = self.state_dir / ARCHIVE_DIR
+        try:
+            os.close(self._fd)
+            self._fd = -1
+            os.rename(folder / f"{number:04d}.log", self.path)
+            _fsync_dir(self.state_dir)
+            (folder / f"{number:04d}.json").unlink(missing_ok=True)
+            _fsync_dir(folder)
+            _write_index(folder, _listed_number(folder, ".log"))
+            self._open()
+        except OSError as exc:
+            raise JournalError(f"cannot bring back archived match {number}: {exc}") from exc
+
     def list_archive(self) -> list[ArchivedMatch]:
         return list_archive(self.state_dir)
 

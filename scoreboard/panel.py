@@ -38,6 +38,7 @@ class Outcome:
     # a message with fields, e.g. ("undone-foul", (("name", "Тарас"),)).
     hint: str | tuple | None = None
     new_match: bool = False
+    restore_match: bool = False  # UNDO with nothing to take back: the archived match, if just made
 
 
 IGNORED = Outcome()
@@ -261,8 +262,9 @@ class Panel:
             return Outcome(new_match=True)
         events = self.match.events
         if not events or isinstance(events[-1], SETUP):
-            # UNDO takes back play, never the match's settings (setting up is its own action).
-            return Outcome(hint="nothing-to-undo")
+            # UNDO takes back play, never the match's settings (setting up is its own action);
+            # right after a new match it brings the archived one back, if the app can.
+            return Outcome(hint="nothing-to-undo", restore_match=True)
         return Outcome(items=(UNDO,), hint=self._undone(events[-1]))
 
     def _undone(self, event) -> str | tuple:

@@ -243,6 +243,20 @@ class Storage:
         self.pending.append(("archive", dict(meta)))
         return self.retry()
 
+    def unarchive(self, number: int) -> bool:
+        """Bring archived match ``number`` back as the match in progress; only while every
+        record is on disk (else False, and nothing changes)."""
+        if self.pending or self.fault is not None or self._journal is None:
+            return False
+        try:
+            self._journal.unarchive(number)
+        except (JournalError, OSError) as exc:
+            self._fail(exc)
+            self._drop_journal()
+            return False
+        self.lines = list(self._journal.lines)
+        return True
+
     def retry(self) -> bool:
         """Write what waits, in order; True when nothing is left waiting (and the disk is fine)."""
         if not self.pending and self.fault is None:

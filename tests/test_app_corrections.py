@@ -195,3 +195,30 @@ def test_a_stuck_beam_taken_for_the_penalty_ball_changes_nothing(table):
     before, _ = feed(app, Pot(4, 25.0))  # D-1: the penalty ball
     s, hint = feed(app, Pot(4, 25.0, retract=True))
     assert s == before and hint == "penalty-ball"  # still the last word, nothing new
+
+
+def test_undo_right_after_a_new_match_brings_the_archived_match_back_exactly(table, tmp_path):
+    from scoreboard.journal import list_archive
+
+    app = table()
+    feed(app, ButtonPress("A", 1.0), ButtonPress("B", 10.0), Pot(3, 20.0))
+    before, _ = feed(app, Pot(4, 21.0))
+    journal = (tmp_path / "journal.log").read_bytes()
+    s, _ = feed(app, ButtonHold("undo", 40.0), ButtonPress("undo", 41.0))  # a new match
+    assert s["phase"] == "lag" and len(list_archive(tmp_path)) == 1
+    s, hint = feed(app, ButtonPress("undo", 50.0))  # oops
+    assert s == before and hint == "match-restored"
+    assert (tmp_path / "journal.log").read_bytes() == journal  # exactly, byte for byte
+    assert list_archive(tmp_path) == []
+    app.close()
+    assert table().frames[-1][0] == before  # and after a restart
+
+
+def test_once_the_new_match_is_played_undo_no_longer_brings_the_old_one_back(table, tmp_path):
+    app = table()
+    feed(app, ButtonPress("A", 1.0), Pot(3, 2.0))
+    feed(app, ButtonHold("undo", 40.0), ButtonPress("undo", 41.0))
+    feed(app, ButtonPress("B", 50.0))  # B breaks the new match
+    s, _ = feed(app, ButtonPress("undo", 51.0), ButtonPress("undo", 52.0))
+    assert s["phase"] == "lag" and s["score"] == {"A": 0, "B": 0}
+    assert app.frames[-1][1] == "nothing-to-undo"

@@ -64,6 +64,7 @@ HINTS = {
     "lapsed": "Point taken back: {name}",
     "foul-kind": "Foul: {kind}",
     "foul-cancelled": "No foul: as before",
+    "match-restored": "The last match is back",
     "not-a-ball": "Pocket {pocket}: not a ball",
     "check-score": "Pocket {pocket}: check score",
 }
