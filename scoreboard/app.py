@@ -22,8 +22,8 @@ from scoreboard.inputs.events import (
 from scoreboard.journal import last_archived
 from scoreboard.loop import EventLoop
 from scoreboard.match import Match
-from scoreboard.matchlog import LogError, format_event, replay
-from scoreboard.panel import Outcome, Panel
+from scoreboard.matchlog import LogError, format_event, parse_line, replay
+from scoreboard.panel import SETUP, Outcome, Panel
 from scoreboard.phase import OVER
 from scoreboard.pot_ledger import PotLedger, is_board_pot
 from scoreboard.rules.errors import RuleError
@@ -233,6 +233,30 @@ class App:
         self.match = replay(self.storage.lines)
         self.panel = self._new_panel()
         self._set_hint("match-restored")
+
+    def reconfigure(self, config: Config) -> None:
+        """A changed config, taken without a restart (SIGHUP, `systemctl reload`): timings and
+        language at once; players and match settings for this match if nothing has been
+        played in it yet, else for the next one. The display says which, once."""
+        old, self.config = self.config, config
+        t = config.timings
+        self.panel.shot_pause, self.panel.foul_kind_window = t.shot_pause, t.foul_kind_window
+        self.panel.penalty_window = t.penalty_ball_window
+        for screen in self.screens:
+            if hasattr(screen, "lang"):
+                screen.lang = config.display.language
+        settings = setup_lines(config)[1:]  # without the time it started
+        if settings == setup_lines(old)[1:]:
+            self.log("config reloaded")
+            return
+        if self.match.events and not all(isinstance(e, SETUP) for e in self.match.events):
+            self.log("config reloaded: the new players and settings are for the next match")
+            self._set_hint("config-next-match")
+            return
+        items = tuple(parse_line(line) for line in settings)
+        if self.commit(Outcome(items=items)):
+            self.log("config reloaded: this match has the new players and settings")
+            self._set_hint("config-applied")
 
     def _set_hint(self, hint: str) -> None:
         self.hint = hint

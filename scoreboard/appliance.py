@@ -6,7 +6,9 @@ way the same App, loop, panel and journal run.
 """
 
 import time
+from dataclasses import dataclass
 
+from scoreboard import config as configuration
 from scoreboard.app import LOGGER, App
 from scoreboard.config import Config
 from scoreboard.display import create_displays
@@ -16,6 +18,13 @@ from scoreboard.inputs.gpio_lines import LineEdge
 from scoreboard.inputs.gpio_pockets import GpioPockets
 from scoreboard.inputs.sensorboard import SensorBoardLink
 from scoreboard.storage import Storage
+
+
+@dataclass(frozen=True)
+class Reload:
+    """Read the config again (SIGHUP, `systemctl reload scoreboard`)."""
+
+    path: str
 
 
 def screen_specs(config: Config) -> list[dict]:
@@ -132,6 +141,21 @@ class Appliance:
             # The app's pot ledger answers the board's hello and acks what is durable.
             self.app.ledger.ack, self.app.ledger.sync = self.link.acknowledge, self.link.sync
         self.app.extra_handlers[LineEdge] = self._take
+        self.app.extra_handlers[Reload] = self._reload
+
+    def reload(self, path: str) -> None:
+        """From any thread (the SIGHUP handler): read the config at `path` again."""
+        self.loop.put(Reload(str(path)))
+
+    def _reload(self, event: "Reload") -> None:
+        try:
+            config = configuration.load(event.path)
+        except configuration.ConfigError as exc:
+            self.app.warn(f"config not reloaded, the running one stays: {exc}")
+            self.app._set_hint("config-refused")
+        else:
+            self.app.reconfigure(config)
+        self.app.show()
 
     def _take(self, edge: LineEdge) -> None:
         """On the loop: what an input edge means, then a tick whenever the counters are due."""

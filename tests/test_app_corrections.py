@@ -222,3 +222,16 @@ def test_once_the_new_match_is_played_undo_no_longer_brings_the_old_one_back(tab
     s, _ = feed(app, ButtonPress("undo", 51.0), ButtonPress("undo", 52.0))
     assert s["phase"] == "lag" and s["score"] == {"A": 0, "B": 0}
     assert app.frames[-1][1] == "nothing-to-undo"
+
+
+def test_a_reloaded_config_waits_for_the_next_match_once_play_has_begun(table):
+    from scoreboard import config as configuration
+
+    app = table()
+    feed(app, ButtonPress("A", 1.0))  # A breaks: play has begun
+    app.reconfigure(configuration.loads('[match]\nplayer_a = "Ія"\nplayer_b = "Тарас"\n'))
+    app.show()
+    s, hint = app.frames[-1]
+    assert s["players"] == {"A": "Олена", "B": "Тарас"} and hint == "config-next-match"
+    s, _ = feed(app, ButtonHold("undo", 40.0), ButtonPress("undo", 41.0))  # a new match
+    assert s["players"] == {"A": "Ія", "B": "Тарас"} and s["race"] == 1

@@ -69,3 +69,51 @@ def test_run_with_a_value_out_of_range_names_the_key_and_line_and_exits_2(tmp_pa
     assert "match.race: must be 1 to 99, got 0" in err and ":5:" in err
     assert "Traceback" not in err
     assert not (tmp_path / "state" / "journal.log").exists()  # nothing started
+
+
+def wait_for(path, text, proc, timeout=120):
+    """The journal or the log holding `text`: a bound on a hang, not on speed."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and proc.poll() is None:
+        if path.exists() and text in path.read_text():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_sighup_reloads_the_config_without_a_restart_and_a_broken_one_is_refused(tmp_path):
+    # issue 11: `systemctl reload scoreboard` (ExecReload sends SIGHUP).
+    sock_path = str(tmp_path / "notify")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+        sock.bind(sock_path)
+        sock.settimeout(120)
+        proc = start(tmp_path, notify=sock_path)
+        while b"READY=1" not in sock.recv(4096):
+            pass
+    config, journal = tmp_path / "scoreboard.toml", tmp_path / "state" / "journal.log"
+    config.write_text(config.read_text().replace("Тарас", "Петро"))
+    proc.send_signal(signal.SIGHUP)
+    # Nothing played yet: the match takes the new names at once, in its journal.
+    assert wait_for(journal, "players Олена Петро", proc)
+    config.write_text(config.read_text() + "\n[match]\nrace = 0\n")  # broken
+    proc.send_signal(signal.SIGHUP)
+    said = read_until(proc, "config not reloaded, the running one stays")
+    assert "this match has the new players and settings" in said
+    assert proc.poll() is None  # still running
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=60) == 0
+    assert "Traceback" not in said + proc.stderr.read()
+
+
+def read_until(proc, text, timeout=120):
+    """stderr up to the line holding `text` (a bound on a hang, not on speed)."""
+    import select
+    import time
+
+    said, deadline = "", time.monotonic() + timeout
+    while text not in said and time.monotonic() < deadline:
+        if select.select([proc.stderr], [], [], 1.0)[0]:
+            said += proc.stderr.readline()
+    return said

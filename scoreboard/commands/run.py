@@ -59,6 +59,8 @@ def run(args) -> int:
             "or set GPIOZERO_PIN_FACTORY=mock"
         ) from None
     signal.signal(signal.SIGTERM, lambda *_: appliance.stop())
+    # `systemctl reload scoreboard` (ExecReload): the config read again, never a restart.
+    signal.signal(signal.SIGHUP, lambda *_: appliance.reload(args.config))
     appliance.app.log(f"scoreboard running, state in {appliance.app.storage.state_dir}")
     appliance.run()
     return 0

@@ -65,6 +65,9 @@ HINTS = {
     "foul-kind": "Foul: {kind}",
     "foul-cancelled": "No foul: as before",
     "match-restored": "The last match is back",
+    "config-applied": "New settings: this match",
+    "config-next-match": "New settings: next match",
+    "config-refused": "Config error: not taken",
     "not-a-ball": "Pocket {pocket}: not a ball",
     "check-score": "Pocket {pocket}: check score",
 }
