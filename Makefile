@@ -31,6 +31,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/replay_speed.py
 	$(BIN)/python bench/undo_speed.py
 	$(BIN)/python bench/replay_memory.py
+	$(BIN)/python bench/archive_startup.py
 	$(BIN)/python bench/pocket_counting.py
 	$(BIN)/python bench/link_torture.py
 	$(BIN)/python bench/power_cut.py
