@@ -23,6 +23,10 @@ the physical ball through the serial the board gave it:
   ball at all); J = board-pot marks in the journal and the archive.
 
 Run: python bench/power_cut.py [CUTS] [SEED] [--dir DIR]
+A board is off for 0.2 s at the least (BOARD_BOOT_S): a Pico cannot power-cycle and boot
+MicroPython any faster, and the slowest ball is 150 ms in a beam, so a ball in a beam as it
+starts counting came after the power did (counted on its leading edge, it counts then).
+
 The journal goes to a fresh directory in /dev/shm if there is one (an fsync there costs
 nothing, and power cuts are the harness's to make, not the disk's), else the temp dir.
 The last line: power cuts: N, balls dropped: D, journaled: J, lost: L, doubled: X
@@ -50,6 +54,7 @@ from scoreboard.loop import ManualClock
 from scoreboard.pot_ledger import parse_mark
 
 STEP = 0.002  # s of simulated time per round
+BOARD_BOOT_S = 0.2  # the shortest a board is off: its power cycle and boot
 FLASH_MS = (20, 60)  # an RP2040 littlefs write (sector erase and program)
 SAME_POCKET_GAP_MS = 80  # two balls through one pocket: more than a flash stall apart
 
@@ -339,7 +344,10 @@ def run_schedule(rig, cuts):
             rig.board_off(f"a {'board cut' if kind == 'board' else 'cut of both'}")
         # Off for a while, balls falling; then the power comes back.
         if not rig.board.powered:
-            rig.run(rng.uniform(0.01, 0.8))
+            # A Pico powered off and on is counting again no sooner than its MicroPython has
+            # booted (~0.5 s; 0.2 s at the least, more than the slowest ball's 150 ms in a
+            # beam): a ball in a beam when it starts came after the power did.
+            rig.run(rng.uniform(BOARD_BOOT_S, 0.8))
             rig.board_on()
         if rig.host is None:
             rig.run(rng.uniform(0.01, 2.5))
