@@ -242,9 +242,11 @@ class App:
         t = config.timings
         self.panel.shot_pause, self.panel.foul_kind_window = t.shot_pause, t.foul_kind_window
         self.panel.penalty_window = t.penalty_ball_window
-        for screen in self.screens:
-            if hasattr(screen, "lang"):
-                screen.lang = config.display.language
+        if config.display.language != old.display.language:
+            for screen in self.screens:
+                if hasattr(screen, "lang"):
+                    screen.lang = config.display.language
+            self.shown = None  # the same state, drawn again in the new language
         settings = setup_lines(config)[1:]  # without the time it started
         if settings == setup_lines(old)[1:]:
             self.log("config reloaded")
