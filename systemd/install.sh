@@ -4,12 +4,18 @@
 #
 #   sudo systemd/install.sh
 #
+# It also puts `scoreboard` on the PATH (/usr/local/bin), adds the admin who ran it with sudo
+# to the scoreboard group (so that `scoreboard status` and `history` can read the state
+# directory), and switches on in the boot config what the configured displays need: I2C at
+# 400 kHz, SPI0, and SPI1 for a display on SPI port 1. Run it again after changing displays.
+#
 # Settings (environment):
 #   ROOT=DIR          install into DIR instead of / (an image being built, or a test); then
 #                     the service is enabled with `systemctl --root` and nothing is started
 #   NO_SYSTEMCTL=1    do not run systemctl or udevadm at all
 #   PYTHON=python3    the Python (3.11+) that builds the virtual environment
-#   BOOT_CONFIG=/boot/firmware/config.txt   where I2C and SPI are switched on
+#   BOOT_CONFIG=...   where I2C and SPI are switched on; default /boot/firmware/config.txt
+#                     (Bookworm), else /boot/config.txt (older releases)
 set -euo pipefail
 
 ROOT="${ROOT:-}"
@@ -19,13 +25,27 @@ if [ -z "$ROOT" ] && [ "$(id -u)" != 0 ]; then
     echo "scoreboard install: run as root: sudo $0" >&2
     exit 1
 fi
+# Whatever umask the admin's sudo brings (077 is common), the program and config must be
+# readable by the scoreboard user and by the admin's `scoreboard status`.
+umask 022
 NO_SYSTEMCTL="${NO_SYSTEMCTL:-0}"
 PYTHON="${PYTHON:-python3}"
-BOOT_CONFIG="${BOOT_CONFIG:-/boot/firmware/config.txt}"
+if [ -z "${BOOT_CONFIG:-}" ]; then
+    BOOT_CONFIG=/boot/firmware/config.txt
+    if [ ! -f "$ROOT$BOOT_CONFIG" ] && [ -f "$ROOT/boot/config.txt" ]; then
+        BOOT_CONFIG=/boot/config.txt
+    fi
+fi
 REPO="$(cd "$(dirname "$0")/.." && pwd)"
 USER_NAME=scoreboard
 GROUPS_NEEDED=(gpio i2c spi dialout)
 VENV=/opt/scoreboard/venv
+CONFIG=/etc/scoreboard/scoreboard.toml
+# The admin who ran `sudo install.sh`: gets `scoreboard status` without sudo.
+ADMIN="${SUDO_USER:-}"
+# Built for the Pi by Raspberry Pi OS; the venv sees them (--system-site-packages), so pip
+# finds the [pi] extra's lgpio and spidev installed and has nothing to compile.
+SYSTEM_PACKAGES=(lgpio:python3-lgpio spidev:python3-spidev)
 REBOOT=0
 
 say() { echo "scoreboard install: $*"; }
@@ -58,6 +78,24 @@ create_user() {
     fi
 }
 
+install_system_packages() {
+    local pair missing=()
+    if [ -n "$ROOT" ]; then
+        return  # an image: its own package list must hold python3-lgpio and python3-spidev
+    fi
+    for pair in "${SYSTEM_PACKAGES[@]}"; do
+        "$PYTHON" -c "import ${pair%%:*}" 2>/dev/null || missing+=("${pair#*:}")
+    done
+    if [ ${#missing[@]} -eq 0 ]; then
+        return
+    fi
+    command -v apt-get >/dev/null || die "install ${missing[*]} (the Pi's GPIO and SPI) and try again"
+    say "installing ${missing[*]} with apt"
+    # A fresh Raspberry Pi OS image ships without package lists.
+    apt-get install -y -q "${missing[@]}" || { apt-get update -q && apt-get install -y -q "${missing[@]}"; } \
+        || die "apt could not install ${missing[*]}: the GPIO pins and SPI displays need them"
+}
+
 install_program() {
     if [ ! -x "$ROOT$VENV/bin/python" ]; then
         say "creating $VENV"
@@ -67,10 +105,27 @@ install_program() {
     fi
     say "installing the scoreboard from $REPO into $VENV"
     "$ROOT$VENV/bin/python" -m pip install --quiet --upgrade "$REPO[pi]"
+    # On the PATH of whoever administers the Pi (and in sudo's secure_path).
+    mkdir -p "$ROOT/usr/local/bin"
+    ln -sfn "$VENV/bin/scoreboard" "$ROOT/usr/local/bin/scoreboard"
+}
+
+# The state directory is 0750 scoreboard:scoreboard: the scoreboard group may read the match.
+add_admin() {
+    if [ -z "$ADMIN" ] || [ "$ADMIN" = root ] || [ "$ADMIN" = "$USER_NAME" ]; then
+        return
+    fi
+    if ! grep -q "^$ADMIN:" "$ROOT/etc/passwd" 2>/dev/null; then
+        return
+    fi
+    if ! grep -Eq "^$USER_NAME:[^:]*:[^:]*:(.*,)?$ADMIN(,|\$)" "$ROOT/etc/group"; then
+        say "adding $ADMIN to the $USER_NAME group, for \`scoreboard status\` and \`history\`"
+        usermod ${ROOT:+--root="$ROOT"} --append --groups "$USER_NAME" "$ADMIN"
+    fi
 }
 
 install_files() {
-    local config="$ROOT/etc/scoreboard/scoreboard.toml"
+    local config="$ROOT$CONFIG"
     if [ -e "$config" ]; then
         say "keeping the existing /etc/scoreboard/scoreboard.toml"
     else
@@ -86,31 +141,61 @@ install_files() {
         > "$ROOT/etc/modules-load.d/scoreboard.conf"
 }
 
-# Switch dtparam=$2 on in the boot config $1: uncomment or flip an existing line, else append.
-enable_dtparam() {
-    local file="$1" param="$2"
-    local existing="^[[:space:]]*#?[[:space:]]*dtparam=$param=(on|off)[[:space:]]*$"
-    if grep -Eq "^[[:space:]]*dtparam=$param=on[[:space:]]*$" "$file"; then
+# Set "$2=$3" (e.g. dtparam=i2c_arm, on) in the boot config $1: flip or uncomment an existing
+# line whose value matches $4 (default: any), else append it under [all]. A line that is
+# already right ($5, default $3) is left alone, so this runs again.
+set_boot_line() {
+    local file="$1" key="$2" value="$3" others="${4:-[^,[:space:]]*}" right="${5:-$3}"
+    local existing="^[[:space:]]*#?[[:space:]]*$key=$others[[:space:]]*$"
+    if grep -Eq "^[[:space:]]*$key=$right[[:space:]]*$" "$file"; then
         return
     fi
-    say "switching on dtparam=$param=on in $BOOT_CONFIG (takes effect after a reboot)"
+    say "setting $key=$value in $BOOT_CONFIG (takes effect after a reboot)"
     if grep -Eq "$existing" "$file"; then
-        sed -i -E "0,/$existing/s//dtparam=$param=on/" "$file"
+        sed -i -E "0,/$existing/s//$key=$value/" "$file"
     else
         # [all] so that the line is not caught in a [pi4]-style section above it.
-        printf '\n[all]\ndtparam=%s=on\n' "$param" >> "$file"
+        printf '\n[all]\n%s=%s\n' "$key" "$value" >> "$file"
     fi
     REBOOT=1
 }
 
+# How many chip selects the configured displays use on SPI1 (0: none is on SPI1).
+spi1_chip_selects() {
+    "$PYTHON" - "$ROOT$CONFIG" <<'PY'
+import sys, tomllib
+try:
+    with open(sys.argv[1], "rb") as f:
+        screens = tomllib.load(f).get("display", {}).get("screen", [])
+except (OSError, ValueError):
+    screens = []  # `scoreboard config check` says what is wrong with it
+spi = ("ssd1322", "max7219", "max7219-7seg")
+devices = [
+    s.get("spi_device", 0)
+    for s in screens
+    if isinstance(s, dict) and s.get("port") == 1
+    and (s.get("driver") in spi or s.get("interface") == "spi")
+]
+print(max(devices) + 1 if devices else 0)
+PY
+}
+
 enable_buses() {
-    local file="$ROOT$BOOT_CONFIG"
+    local file="$ROOT$BOOT_CONFIG" chip_selects
     if [ ! -f "$file" ]; then
         say "no $BOOT_CONFIG: switch on I2C and SPI yourself (raspi-config, Interface Options)"
         return
     fi
-    enable_dtparam "$file" i2c_arm
-    enable_dtparam "$file" spi
+    set_boot_line "$file" dtparam=i2c_arm on
+    # 100 kHz unless told: a full 128x64 frame would take ~93 ms instead of ~23 ms.
+    set_boot_line "$file" dtparam=i2c_arm_baudrate 400000
+    set_boot_line "$file" dtparam=spi on
+    chip_selects="$(spi1_chip_selects)"
+    if [ "$chip_selects" -gt 0 ]; then
+        # SPI1 is an overlay with 1 to 3 chip selects; one with enough of them is kept.
+        chip_selects=$((chip_selects < 3 ? chip_selects : 3))
+        set_boot_line "$file" dtoverlay "spi1-${chip_selects}cs" "spi1-[1-3]cs" "spi1-[$chip_selects-3]cs"
+    fi
 }
 
 enable_service() {
@@ -119,8 +204,10 @@ enable_service() {
     elif [ -n "$ROOT" ]; then
         systemctl --root="$ROOT" enable scoreboard.service
     else
-        udevadm control --reload-rules
-        udevadm trigger --subsystem-match=tty --action=add
+        # udev may not run (a container, a chroot): the rule then takes effect at the next boot.
+        udevadm control --reload-rules 2>/dev/null \
+            && udevadm trigger --subsystem-match=tty --action=add 2>/dev/null \
+            || say "udev did not reload its rules; the sensor board's rule applies after a reboot"
         systemctl daemon-reload
         systemctl enable scoreboard.service
         systemctl try-restart scoreboard.service
@@ -128,6 +215,8 @@ enable_service() {
 }
 
 create_user
+add_admin
+install_system_packages
 install_program
 install_files
 enable_buses

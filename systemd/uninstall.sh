@@ -34,6 +34,10 @@ rm -f "$ROOT/etc/systemd/system/scoreboard.service" \
     "$ROOT/etc/udev/rules.d/99-scoreboard.rules" \
     "$ROOT/etc/modules-load.d/scoreboard.conf"
 rm -rf "$ROOT/opt/scoreboard"
+# The `scoreboard` command install.sh put on the PATH, if it is still ours.
+if [ "$(readlink "$ROOT/usr/local/bin/scoreboard" 2>/dev/null)" = /opt/scoreboard/venv/bin/scoreboard ]; then
+    rm -f "$ROOT/usr/local/bin/scoreboard"
+fi
 
 if [ "$PURGE" = 1 ]; then
     say "removing the config, the match state and the archive"

@@ -5,6 +5,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -176,8 +177,10 @@ STUBS = {
     "userdel": 'u="${@: -1}"; sed -i "/^$u:/d" "$ROOT/etc/passwd"',
     "systemctl": "",
     "udevadm": "",
-    "python3": 'venv="${@: -1}"; mkdir -p "$venv/bin"; printf "#!/bin/sh\\n'
-    'echo pip \\"\\$@\\" >> $CALLS\\n" > "$venv/bin/python"; chmod +x "$venv/bin/python"',
+    # Makes the venv (a python that logs its pip calls); anything else runs the real Python.
+    "python3": f'[ "$1 $2" = "-m venv" ] || exec {sys.executable} "$@"; venv="${{@: -1}}";'
+    ' mkdir -p "$venv/bin"; printf "#!/bin/sh\\necho pip \\"\\$@\\" >> $CALLS\\n"'
+    ' > "$venv/bin/python"; chmod +x "$venv/bin/python"',
 }
 
 BOOT_CONFIG = """\
@@ -209,7 +212,10 @@ def target(tmp_path):
     stubs.mkdir()
     for name, body in STUBS.items():
         script = stubs / name
-        script.write_text(f'#!/bin/bash\necho "{name} $*" >> "$CALLS"\n{body}\n')
+        log = f'echo "{name} $*" >> "$CALLS"'
+        if name == "python3":  # only the venv is an OS-level step worth logging
+            log = f'[ "$1 $2" != "-m venv" ] || {log}'
+        script.write_text(f"#!/bin/bash\n{log}\n{body}\n")
         script.chmod(0o755)
     return root
 
@@ -262,7 +268,9 @@ def test_install_builds_the_whole_appliance_in_a_fresh_root(target):
     boot = (target / "boot/firmware/config.txt").read_text()
     assert boot == BOOT_CONFIG.replace("#dtparam=i2c_arm=on", "dtparam=i2c_arm=on").replace(
         "#dtparam=spi=on", "dtparam=spi=on"
-    )
+    ) + "\n[all]\ndtparam=i2c_arm_baudrate=400000\n"  # 400 kHz I2C; no SPI1 for an I2C OLED
+    # `scoreboard` on the admin's PATH
+    assert os.readlink(target / "usr/local/bin/scoreboard") == EXEC
 
 
 def test_install_again_changes_nothing_but_the_program(target):
@@ -277,10 +285,77 @@ def test_install_again_changes_nothing_but_the_program(target):
 
 def test_install_appends_bus_switches_where_the_boot_config_has_none(target):
     config = target / "boot/firmware/config.txt"
-    config.write_text("[pi4]\narm_boost=1\ndtparam=spi=off\n")
+    config.write_text("[pi4]\narm_boost=1\ndtparam=spi=off\ndtparam=i2c_arm_baudrate=100000\n")
     run(INSTALL, target)
     run(INSTALL, target)
-    assert config.read_text() == "[pi4]\narm_boost=1\ndtparam=spi=on\n\n[all]\ndtparam=i2c_arm=on\n"
+    assert config.read_text() == (
+        "[pi4]\narm_boost=1\ndtparam=spi=on\ndtparam=i2c_arm_baudrate=400000\n"
+        "\n[all]\ndtparam=i2c_arm=on\n"
+    )
+
+
+SPI1_DISPLAYS = """
+[[display.screen]]
+driver = "ssd1322"
+port = 1
+spi_device = 1
+
+[[display.screen]]
+driver = "max7219"
+port = 1
+"""
+
+
+def test_install_switches_on_spi1_for_a_display_on_it_and_leaves_other_overlays(target):
+    boot = target / "boot/firmware/config.txt"
+    boot.write_text(BOOT_CONFIG + "dtoverlay=vc4-kms-v3d\n")
+    run(INSTALL, target)
+    assert "spi1" not in boot.read_text()  # the example config's I2C OLED needs no SPI1
+    (target / "etc/scoreboard/scoreboard.toml").write_text(SPI1_DISPLAYS)
+    run(INSTALL, target)
+    run(INSTALL, target)
+    text = boot.read_text()
+    assert text.endswith("\n[all]\ndtoverlay=spi1-2cs\n")  # CE0 and CE1 of SPI1
+    assert "dtoverlay=vc4-kms-v3d\n" in text and text.count("spi1") == 1
+
+
+def test_install_uses_the_older_boot_config_where_there_is_no_firmware_one(target):
+    (target / "boot/firmware/config.txt").rename(target / "boot/config.txt")
+    run(INSTALL, target)
+    text = (target / "boot/config.txt").read_text()
+    assert "\ndtparam=i2c_arm=on\n" in text and "dtparam=i2c_arm_baudrate=400000" in text
+    assert not (target / "boot/firmware/config.txt").exists()
+
+
+def test_install_adds_the_admin_who_ran_it_to_the_scoreboard_group(target):
+    calls = run(INSTALL, target, SUDO_USER="pi")
+    assert f"usermod --root={target} --append --groups scoreboard pi" in calls
+    group = (target / "etc/group").read_text()
+    assert re.search(r"^scoreboard:[^:]*:[^:]*:pi$", group, re.M)
+    again = run(INSTALL, target, SUDO_USER="pi")
+    assert not any(c.startswith("usermod") for c in again)
+    # root itself, or a name this system does not have, is left alone
+    for user in ("root", "nobody-here"):
+        assert not any(c.startswith("usermod") for c in run(INSTALL, target, SUDO_USER=user))
+
+
+def test_install_sets_its_own_umask(target):
+    # An admin's umask of 077 must not leave the program or config unreadable to the service.
+    done = subprocess.run(
+        ["bash", "-c", f'umask 077; exec bash "{INSTALL}"'],
+        env={
+            "PATH": f"{target.parent / 'bin'}:{os.environ['PATH']}",
+            "ROOT": str(target),
+            "CALLS": str(target.parent / "calls.log"),
+        },
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    for path in ("etc/modules-load.d/scoreboard.conf", "etc/scoreboard/scoreboard.toml"):
+        assert (target / path).stat().st_mode & 0o777 == 0o644, path
+    assert (target / "opt/scoreboard/venv/bin").stat().st_mode & 0o777 == 0o755
 
 
 def test_install_without_a_boot_config_or_systemctl_still_installs(target):
@@ -303,8 +378,9 @@ def test_uninstall_keeps_the_config_and_matches_unless_purged(target):
         "etc/udev/rules.d/99-scoreboard.rules",
         "etc/modules-load.d/scoreboard.conf",
         "opt/scoreboard",
+        "usr/local/bin/scoreboard",
     ):
-        assert not (target / gone).exists(), gone
+        assert not (target / gone).is_symlink() and not (target / gone).exists(), gone
     assert (target / "etc/scoreboard/scoreboard.toml").exists()
     assert (state / "0001.log").exists()
     assert run(UNINSTALL, target) == calls  # again: nothing left to do, no error
