@@ -266,9 +266,10 @@ def test_install_builds_the_whole_appliance_in_a_fresh_root(target):
     for name in ("gpio", "i2c", "spi", "dialout"):
         assert re.search(rf"^{name}:[^:]*:[^:]*:(.*,)?scoreboard$", group, re.M), name
     boot = (target / "boot/firmware/config.txt").read_text()
-    assert boot == BOOT_CONFIG.replace("#dtparam=i2c_arm=on", "dtparam=i2c_arm=on").replace(
-        "#dtparam=spi=on", "dtparam=spi=on"
-    ) + "\n[all]\ndtparam=i2c_arm_baudrate=400000\n"  # 400 kHz I2C; no SPI1 for an I2C OLED
+    switched_on = BOOT_CONFIG.replace("#dtparam=i2c_arm=on", "dtparam=i2c_arm=on")
+    switched_on = switched_on.replace("#dtparam=spi=on", "dtparam=spi=on")
+    # and I2C at 400 kHz; no SPI1, which the example config's I2C OLED does not need
+    assert boot == switched_on + "\n[all]\ndtparam=i2c_arm_baudrate=400000\n"
     # `scoreboard` on the admin's PATH
     assert os.readlink(target / "usr/local/bin/scoreboard") == EXEC
 
