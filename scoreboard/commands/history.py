@@ -1,4 +1,4 @@
-"""`scoreboard history [--state-dir DIR] [--csv | --json]`: the archived matches, and the match
+"""`scoreboard history [--config PATH | --state-dir DIR] [--csv | --json]`: the archived matches, and the match
 that has just finished: it stays in the journal (not yet archived) until a new match starts."""
 
 import csv
@@ -7,7 +7,7 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
-from scoreboard.commands.status import add_state_dir
+from scoreboard.commands.status import add_state_dir, cannot_read, state_dir
 from scoreboard.journal import JOURNAL_NAME, list_archive, read_journal
 from scoreboard.matchlog import LogError, replay
 from scoreboard.phase import Phase
@@ -120,7 +120,11 @@ def flat(row: dict) -> dict:
 
 
 def run(args) -> int:
-    matches = rows(args.state_dir)
+    where = state_dir(args)
+    try:
+        matches = rows(where)
+    except PermissionError as exc:
+        raise cannot_read(where, exc) from None
     if args.json:
         print(json.dumps(matches, ensure_ascii=False, indent=1))
     elif args.csv:
@@ -128,7 +132,7 @@ def run(args) -> int:
         writer.writeheader()
         writer.writerows(flat(row) for row in matches)
     elif not matches:
-        print(f"no finished matches in {args.state_dir}")
+        print(f"no finished matches in {where}")
     else:
         for row in map(flat, matches):
             print(

@@ -1,24 +1,52 @@
-"""`scoreboard status [--state-dir DIR] [--json]`: the state the journal holds, as a restart shows it."""
+"""`scoreboard status [--config PATH | --state-dir DIR] [--json]`: the state the journal holds, as a restart shows it."""
 
 import json
+import os
 import sys
 from pathlib import Path
 
+from scoreboard import config as configuration
 from scoreboard.cli import UsageError
 from scoreboard.journal import JOURNAL_NAME, Replay, read_journal
 from scoreboard.matchlog import LogError, replay
 from scoreboard.storage import classify, diagnose
 from scoreboard.summary import describe
 
-DEFAULT_STATE_DIR = "/var/lib/scoreboard"
-
 
 def add_state_dir(parser) -> None:
     parser.add_argument(
-        "--state-dir",
-        default=DEFAULT_STATE_DIR,
-        metavar="DIR",
-        help=f"the appliance's state directory (default {DEFAULT_STATE_DIR})",
+        "--config",
+        default=str(configuration.DEFAULT_PATH),
+        metavar="PATH",
+        help=f"the config whose [service] state_dir to read (default {configuration.DEFAULT_PATH})",
+    )
+    parser.add_argument("--state-dir", metavar="DIR", help="overrides [service] state_dir")
+
+
+def state_dir(args) -> str:
+    """The state directory `run` uses: --state-dir, else the config's [service] state_dir
+    (its default where the default config file does not exist, as on a laptop)."""
+    if args.state_dir:
+        return args.state_dir
+    try:
+        return configuration.load(args.config).service.state_dir
+    except configuration.ConfigError as exc:
+        if (
+            args.config == str(configuration.DEFAULT_PATH)
+            and not configuration.DEFAULT_PATH.exists()
+        ):
+            return configuration.default().service.state_dir
+        raise UsageError(f"{exc}; or name the state directory with --state-dir") from None
+
+
+def cannot_read(where: str, exc: OSError) -> UsageError:
+    """What to do when the service's state directory is closed to this user."""
+    return UsageError(
+        f"cannot read {exc.filename or where}: {exc.strerror}. The state directory belongs to "
+        "the scoreboard service; members of the scoreboard group may read it. "
+        "systemd/install.sh adds the admin who ran it with sudo to that group: log out and in "
+        "again for it to take effect (or run `newgrp scoreboard`). Add another user with "
+        "`sudo usermod -aG scoreboard NAME`, or run the command with sudo."
     )
 
 
@@ -33,25 +61,41 @@ def register(subparsers) -> None:
     parser.set_defaults(run=run)
 
 
-def run(args) -> int:
-    # What the appliance meets writing its journal, in the words its log uses.
-    fault = diagnose(args.state_dir)
+def writes_there(where: str) -> bool:
+    """Whether this user is the one the appliance writes as (or root): only then can it tell
+    what writing the journal would meet. The admin reads through the group, and cannot."""
     try:
-        journal = read_journal(args.state_dir)
+        return os.geteuid() in (0, os.stat(where).st_uid)
+    except OSError:
+        return True  # a missing or unreachable folder: diagnose says what it is
+
+
+def run(args) -> int:
+    where = state_dir(args)
+    writer = writes_there(where)
+    # What the appliance meets writing its journal, in the words its log uses.
+    fault = diagnose(where) if writer else None
+    try:
+        journal = read_journal(where)
+    except PermissionError as exc:
+        if not writer:
+            raise cannot_read(where, exc) from None
+        fault = fault or classify(exc, Path(where) / JOURNAL_NAME)
+        journal = Replay([], None)
     except OSError as exc:
-        fault = fault or classify(exc, Path(args.state_dir) / JOURNAL_NAME)
+        fault = fault or classify(exc, Path(where) / JOURNAL_NAME)
         journal = Replay([], None)
     if fault is not None:
         print(f"storage: {fault}; play goes on, not saved", file=sys.stderr if args.json else None)
     try:
         snapshot = replay(journal.lines).snapshot()
     except LogError as exc:
-        raise UsageError(f"the journal in {args.state_dir} does not replay: {exc}") from None
+        raise UsageError(f"the journal in {where} does not replay: {exc}") from None
     if args.json:
         print(json.dumps(snapshot, ensure_ascii=False))
     else:
         if not journal.lines:
-            print(f"no match in progress in {args.state_dir}")
+            print(f"no match in progress in {where}")
             return 1 if fault else 0
         print(describe(snapshot))
         if journal.torn:
