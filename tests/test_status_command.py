@@ -2,7 +2,10 @@
 this user may not read it (the admin, before the scoreboard group applies)."""
 
 import os
+import shutil
 import sys
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -35,36 +38,68 @@ def test_a_config_that_does_not_load_says_so(tmp_path, capsys, command):
     assert "missing.toml" in err and "--state-dir" in err and "Traceback" not in err
 
 
-def locked_out(argv: list[str], state) -> tuple[int, str]:
-    """main(argv) run by nobody, who may not enter ``state`` (like the admin before the
-    scoreboard group applies); (exit status, stderr). The child becomes nobody after
-    everything is imported, so it needs no access to the clone, wherever that lives."""
-    state.chmod(0o700)
+def as_nobody(argv: list[str], *, groups=()) -> tuple[int, str, str]:
+    """main(argv) run by nobody in ``groups``; (exit status, stdout, stderr). The child
+    becomes nobody after everything is imported, so it needs no access to the clone,
+    wherever that lives."""
     read, write = os.pipe()
+    read_out, write_out = os.pipe()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child
         status = 99
         try:
             os.close(read)
-            os.setgroups([])
+            os.close(read_out)
+            os.setgroups(list(groups))
             os.setgid(65534)
             os.setuid(65534)
-            sys.stderr = os.fdopen(write, "w")
+            sys.stderr, sys.stdout = os.fdopen(write, "w"), os.fdopen(write_out, "w")
             status = main(argv)
             sys.stderr.flush()
+            sys.stdout.flush()
         finally:
             os._exit(status)
     os.close(write)
-    with os.fdopen(read) as out:
-        err = out.read()
-    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]), err
+    os.close(write_out)
+    with os.fdopen(read) as err, os.fdopen(read_out) as out:
+        err_text, out_text = err.read(), out.read()
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]), out_text, err_text
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to become another user")
+needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="needs root to become another user")
+
+
+@pytest.fixture
+def service_state():
+    """A state directory as the unit makes it: 0750, its group may read; reachable by all."""
+    top = Path(tempfile.mkdtemp(prefix="scoreboard-state-"))
+    top.chmod(0o755)
+    state = top / "state"
+    state.mkdir(mode=0o750)
+    os.chown(state, 0, GROUP)
+    (state / "journal.log").write_text("")
+    os.chown(state / "journal.log", 0, GROUP)
+    (state / "journal.log").chmod(0o640)
+    yield state
+    shutil.rmtree(top)
+
+
+GROUP = 4242  # stands for the scoreboard group
+
+
+@needs_root
 @pytest.mark.parametrize("command", COMMANDS)
-def test_a_state_dir_closed_to_this_user_says_what_to_do(config, tmp_path, command):
-    status, err = locked_out([command, "--state-dir", str(tmp_path / "state")], tmp_path / "state")
+def test_the_admin_in_the_scoreboard_group_reads_it_without_a_false_fault(service_state, command):
+    status, out, err = as_nobody([command, "--state-dir", str(service_state)], groups=[GROUP])
+    assert (status, err) == (0, "")  # no "storage: ... not saved": the admin cannot write, rightly
+    assert out.strip() == f"{COMMANDS[command]} {service_state}"
+
+
+@needs_root
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_state_dir_closed_to_this_user_says_what_to_do(service_state, command):
+    status, _, err = as_nobody([command, "--state-dir", str(service_state)])
     assert status == 2 and "Traceback" not in err
-    assert f"cannot read {tmp_path / 'state'}" in err
+    assert f"cannot read {service_state}" in err
     assert "scoreboard group" in err and "log out and in again" in err
     assert "sudo usermod -aG scoreboard" in err
