@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 SOURCES = $(wildcard scoreboard tests bench firmware tools hardware)
 
-.PHONY: sim test tmux lint format bench gallery diagram schematic mutate clean
+.PHONY: sim test tmux lint format bench gallery diagram schematic mutate clean system-test
 
 # `make sim SIM_LANG=ru` starts the simulator in Russian (uk, ru or en; its l key changes it).
 # LANG is the locale, so the variable is SIM_LANG; `make sim LANG=ru` works too, and that LANG
@@ -18,6 +18,11 @@ sim: $(STAMP)
 test: $(STAMP) tmux
 	$(BIN)/ruff check $(SOURCES)
 	$(BIN)/python -m pytest
+
+# The whole install and boot as a Pi sees it: an arm64 Debian 12 root (cached), install.sh run
+# in it by an admin with sudo, booted with systemd-nspawn. Needs root; not part of `make test`.
+system-test:
+	systemd/system-test/run
 
 lint: $(STAMP)
 	$(BIN)/ruff check $(SOURCES)
