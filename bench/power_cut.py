@@ -3,7 +3,7 @@ falling; every ball the board counted must end up in the journal exactly once.
 
 The real pieces, in simulated time (no sleeping): the firmware's logic on the simulated
 board as `make sim` runs it (with its flash: a write stalls the board for 20-60 ms while
-edges latch, and is atomic), the appliance's host side as `scoreboard run` wires it (the
+edges latch, and is atomic; its line loses 3 % of its writes), the appliance's host side as `scoreboard run` wires it (the
 sensor-board link over a pseudo-terminal, the app's board-pot path, the pot ledger) and
 the journal in a real directory. A seeded random schedule cuts the host (its process
 dies: whatever it had not made durable is gone), the board (its RAM is gone, its flash
@@ -14,9 +14,10 @@ pressed and new matches started, so board pots are carried across matches.
 
 What counts. A ball is the system's from the moment the board has seen all of it
 (broken the beam and cleared it while powered) or counted it. It is excused only when
-a cut took every copy of it before any could be durable: counted less than the board's
-store delay + overdue time + a flash write ago, in no complete flash write and in no
-durable journal record, when the power went from the board. Those are printed apart
+a cut took every copy of it before any could be durable: counted less than the longest
+the board may wait to begin a flash write (Board.longest_unsaved_ms) + a write ago, in
+no complete flash write and in no durable journal record, when the power went from the
+board. Those are printed apart
 and are not in D; everything else is. Each journaled board-pot mark is traced back to
 the physical ball through the serial the board gave it:
   lost L = balls in D with no mark; doubled X = marks beyond one per ball (or for no
@@ -163,6 +164,17 @@ class WatchedBoard(Board):
         return {id(b) for b in getattr(self.store, "balls", []) if b is not None}
 
 
+class LossyBoard(SimulatedBoard):
+    """The simulated board on a line that now and then loses what the board wrote (so
+    pots arrive out of order and wait for the resend, as the link is built for)."""
+
+    loss = 0.03
+
+    def _write(self, data):
+        if self.random.random() >= self.loss:
+            super()._write(data)
+
+
 class Rig:
     """A table: the simulated board on a pty, the appliance's host side, one clock."""
 
@@ -173,13 +185,12 @@ class Rig:
         self.truth = Truth()
         WatchedBoard.truth = self.truth
         self.truth.alive = self._alive
-        self.board, self.port = SimulatedBoard.open_pty(
+        self.board, self.port = LossyBoard.open_pty(
             self.clock, seed=seed, flash_ms=FLASH_MS, board_class=WatchedBoard
         )
-        defaults = Board(0)
-        # How long a counted pot may live in the board's RAM alone, by design: the store
-        # delay, then the wait for a quiet moment, then the write itself.
-        self.exposure_ms = defaults.store_ms + defaults.overdue_ms + FLASH_MS[1]
+        # How long a counted pot may live in the board's RAM alone, by design: until its
+        # flash write begins at the latest, then the write itself.
+        self.exposure_ms = Board(0).longest_unsaved_ms + FLASH_MS[1] + STEP * 1000
         cfg = configuration.default()
         self.config = dataclasses.replace(
             cfg, sensors=dataclasses.replace(cfg.sensors, source="board")

@@ -168,8 +168,11 @@ def run():
         if board.flash_now(now):
             # Interrupts wait while flash is written; their latched flags keep the edges.
             stall = clock.now()
-            store.save(board.flash_image())
-            board.flashed()
+            try:
+                store.save(board.flash_image())
+                board.flashed()
+            except OSError:
+                pass  # flash full or failing: the pots stay in RAM and the write is tried again
         time.sleep_ms(1)
     with open(REPL_FLAG, "w") as f:
         f.write("1")

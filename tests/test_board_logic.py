@@ -121,3 +121,30 @@ def test_the_heartbeat_carries_what_the_board_lost():
     run(board, host, 100, 10)
     *_, pending, dropped, missed = host.beats[-1]
     assert (pending, dropped, missed) == (1, 1, 4)
+
+
+def test_balls_that_keep_falling_cannot_put_off_the_flash_write():
+    # The host is away and the beams are never quiet for long: the oldest pot still
+    # reaches flash within the longest wait the board promises (PROTOCOL.md).
+    store = MemoryStore()
+    board = Board(1, store=store)
+    board.flush(0)
+    for now in range(0, 100):
+        board.poll(now)
+        board.flush(now)
+    first_counted = None
+    for number in range(40):
+        at = 100 + number * 45  # a 40 ms ball every 45 ms, round the six pockets
+        ball(board, number % 6, at)
+        for now in range(at, at + 45):
+            board.poll(now)
+            if board.outbox and first_counted is None:
+                first_counted = now
+            board.flush(now)
+            if Board(2, store=store).outbox:
+                break
+        else:
+            continue
+        break
+    assert Board(2, store=store).outbox, "never written"
+    assert now - first_counted <= board.longest_unsaved_ms + 1

@@ -73,6 +73,9 @@ class Board:
         self.store_ms = store_ms
         self.overdue_ms = overdue_ms
         self.settle_ms = settle_ms
+        # The longest a pot waits for its flash write to begin (the write then takes
+        # tens of ms): a board losing power sooner than that after a pot may lose it.
+        self.longest_unsaved_ms = store_ms + 2 * overdue_ms
         self.counters = [
             PocketCounter(
                 chatter_ms=chatter_ms, min_ball_ms=min_ball_ms, stuck_ms=stuck_ms, clear_ms=clear_ms
@@ -96,7 +99,7 @@ class Board:
         self._last_resend = 0
         self._now = 0  # the latest time we were told, in ms
         self._last_edge = [0] * POCKETS
-        self._changed_at = 0  # when the pots last changed
+        self._unsaved_since = None  # since when the pots differ from flash's
         self._writing = ()
         self._load()
 
@@ -216,13 +219,16 @@ class Board:
     # -- flash -------------------------------------------------------------------------
 
     def flash_due(self, now_ms):
-        """The pots differ from what flash holds and the host has not settled them for
-        `store_ms`: worth a write. A host that acks at once means no writes at all.
+        """The pots have differed from what flash holds for `store_ms` (the host has not
+        acked them): worth a write. A host that acks at once means no writes at all.
         A pot numbered since flash took it unnumbered cannot be sent until written."""
         if self._pots() == self._flash_pots:
+            self._unsaved_since = None
             return False
+        if self._unsaved_since is None:
+            self._unsaved_since = self._now
         held_back = any(entry[4] and entry[0] is not None for entry in self.outbox)
-        return held_back or now_ms - self._changed_at >= self.store_ms
+        return held_back or now_ms - self._unsaved_since >= self.store_ms
 
     def stored(self):
         """Every pot not acked is in flash as it is: a reset now loses nothing."""
@@ -236,8 +242,14 @@ class Board:
             return False
         if self.quiet():
             return True
-        overdue = now_ms - self._changed_at >= self.store_ms + self.overdue_ms
-        return overdue and now_ms - max(self._last_edge) >= self.settle_ms
+        # Counted from the oldest change not in flash, so balls that keep falling cannot
+        # put the write off: a pot waits at most `longest_unsaved_ms` for it to begin.
+        waited = now_ms - self._unsaved_since
+        if waited >= self.store_ms + self.overdue_ms:
+            return (
+                now_ms - max(self._last_edge) >= self.settle_ms or waited >= self.longest_unsaved_ms
+            )
+        return False
 
     def flash_image(self):
         """The bytes to write: store id, acked, last numbered, and every pot not acked."""
@@ -250,6 +262,7 @@ class Board:
     def flashed(self):
         """The image from `flash_image()` is in flash now (the write returned)."""
         self._flash_pots = self._writing
+        self._unsaved_since = None
         for entry in self.outbox:
             entry[4] = entry[0] is None
 
@@ -289,7 +302,11 @@ class Board:
             return
         self.outbox.append([None, pocket, t_ms, None, False])
         self._number()
-        self._changed_at = self._now
+        self._changed()
+
+    def _changed(self):
+        if self._unsaved_since is None:
+            self._unsaved_since = self._now
 
     def _number(self):
         if not self.synced:
@@ -312,7 +329,7 @@ class Board:
             kept = [e for e in self.outbox if e[0] is None or e[0] > held]
             if len(kept) != len(self.outbox):
                 self.outbox = kept
-                self._changed_at = self._now
+                self._changed()
         self._number()
 
     def _load(self):
