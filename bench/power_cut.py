@@ -13,7 +13,8 @@ the board's flash write. Each is off for a while; balls keep falling; buttons ar
 pressed and new matches started, so board pots are carried across matches.
 
 What counts. A ball is the system's from the moment the board has seen all of it
-(broken the beam and cleared it while powered) or counted it. It is excused only when
+(broken the beam and cleared it while powered, and not stopped in a flash write the
+power then cut) or counted it. It is excused only when
 a cut took every copy of it before any could be durable: counted less than the longest
 the board may wait to begin a flash write (Board.longest_unsaved_ms) + a write ago, in
 no complete flash write and in no durable journal record, when the power went from the
@@ -34,6 +35,7 @@ The last line: power cuts: N, balls dropped: D, journaled: J, lost: L, doubled: 
 """
 
 import argparse
+import bisect
 import contextlib
 import dataclasses
 import os
@@ -169,10 +171,16 @@ class LossyBoard(SimulatedBoard):
     pots arrive out of order and wait for the resend, as the link is built for)."""
 
     loss = 0.03
+    stalls = None  # (began, ended) of each flash write that completed, in ms
 
     def _write(self, data):
         if self.random.random() >= self.loss:
             super()._write(data)
+
+    def _end_flash_write(self):
+        self.stalls = self.stalls or []
+        self.stalls.append((self._flashing[1], self._flashing[0]))
+        super()._end_flash_write()
 
 
 class Rig:
@@ -272,8 +280,11 @@ class Rig:
                 continue
             if now_ms - ball.counted_at < self.exposure_ms:
                 ball.excused = why
+        # A board cut inside a flash write stopped looking at its beams when the write
+        # began: the edges it latched since die with it.
+        stopped = self.board._flashing[1] if self.board.writing_flash else now_ms
         self.board.power_off()
-        self.board_off_spans.append([now_ms, float("inf")])
+        self.board_off_spans.append([stopped, float("inf")])
 
     def board_on(self):
         self.board_off_spans[-1][1] = self.clock() * 1000
@@ -385,9 +396,16 @@ def count(rig):
             marks_of[id(ball)] = marks_of.get(id(ball), 0) + 1
     excused = {}
     dropped = lost = 0
+    stalls = rig.board.stalls or []  # in time order, never overlapping
     for ball in rig.truth.balls:
+        # The board learns of a ball that left during a flash write when the write ends,
+        # and counts it once the beam has then stayed clear for its chatter time.
+        seen = ball.end
+        at = bisect.bisect_right(stalls, (ball.end, float("inf"))) - 1
+        if at >= 0 and stalls[at][0] <= ball.end <= stalls[at][1]:
+            seen = stalls[at][1]
         seen_whole = not any(
-            a < ball.end + STEP * 1000 + 4 and ball.start < b for a, b in rig.board_off_spans
+            a < seen + STEP * 1000 + 4 and ball.start < b for a, b in rig.board_off_spans
         )
         marks = marks_of.get(id(ball), 0)
         if not (seen_whole or ball.counted_at is not None):
