@@ -16,21 +16,14 @@ from scoreboard.inputs.events import (
 from scoreboard.inputs.portable import framing, messages
 from scoreboard.inputs.sensorboard import SensorBoardLink, find_port
 from scoreboard.inputs.simulated_board import SimulatedBoard
-
-
-class Clock:
-    def __init__(self):
-        self.t = 1000.0
-
-    def __call__(self):
-        return self.t
+from scoreboard.loop import ManualClock
 
 
 class Rig:
     """A simulated board on a pty, the host link on its other end, one fake clock."""
 
     def __init__(self, seed=1, **link):
-        self.clock = Clock()
+        self.clock = ManualClock(1000.0)
         self.board, self.path = SimulatedBoard.open_pty(self.clock, seed=seed)
         self.events = []
         self.link = SensorBoardLink(
@@ -39,7 +32,7 @@ class Rig:
 
     def run(self, seconds, step=0.01):
         for _ in range(round(seconds / step)):
-            self.clock.t += step
+            self.clock.now += step
             self.board.step()
             self.link.step()
 
@@ -76,7 +69,7 @@ def test_hello_then_pots_in_order(rig):
 
 def test_pot_time_is_when_the_ball_fell_even_if_sent_late(rig):
     rig.board.unplug()
-    fell = rig.clock.t
+    fell = rig.clock.now
     rig.board.drop_ball(2)
     rig.run(1.0)
     rig.board.plug()
@@ -125,7 +118,7 @@ def test_host_restart_gets_unacked_pots_once(rig):
     again = []
     link = SensorBoardLink(again.append, port=rig.path, clock=rig.clock, read_timeout=0)
     for _ in range(100):
-        rig.clock.t += 0.01
+        rig.clock.now += 0.01
         rig.board.step()
         link.step()
     link.close()
@@ -173,13 +166,13 @@ def test_pot_before_any_hello_is_not_taken_blind():
     link_events = []
     master, slave = os.openpty()
     try:
-        clock = Clock()
+        clock = ManualClock(1000.0)
         link = SensorBoardLink(
             link_events.append, port=os.ttyname(slave), clock=clock, read_timeout=0
         )
         link.step()
         os.write(master, framing.Encoder().frame(messages.pot(1, 0, 1, 0)))
-        clock.t += 0.1
+        clock.now += 0.1
         link.step()
         assert link_events == []
         link.close()
@@ -197,10 +190,10 @@ def test_find_port_prefers_explicit_then_by_id(tmp_path):
 
 
 def test_missing_port_retries_without_raising():
-    clock, events = Clock(), []
+    clock, events = ManualClock(1000.0), []
     link = SensorBoardLink(events.append, port="/dev/does-not-exist", clock=clock, read_timeout=0)
     for _ in range(30):
-        clock.t += 0.1
+        clock.now += 0.1
         link.step()
     assert link.state == "searching" and events == []
 
@@ -259,11 +252,11 @@ def test_with_ack_when_durable_the_board_keeps_a_pot_until_the_app_says_so():
 
 
 def test_a_board_on_another_protocol_version_is_a_fault_not_a_silent_board():
-    clock, events = Clock(), []
+    clock, events = ManualClock(1000.0), []
     board, path = SimulatedBoard.open_pty(clock, seed=2, version="pocketboard 1.0")
     link = SensorBoardLink(events.append, port=path, clock=clock, read_timeout=0)
     for _ in range(30):
-        clock.t += 0.01
+        clock.now += 0.01
         board.step()
         link.step()
     assert [(e.kind, e.count) for e in events if isinstance(e, BoardFault)] == [("firmware", 0)]
