@@ -105,13 +105,16 @@ class App:
         self.saver = ScreenSaver.from_config(config.display, screens, self.loop.call_later)
 
     def _new_panel(self) -> Panel:
+        return Panel(self.match, **self._panel_timings())
+
+    def _panel_timings(self) -> dict:
+        """The panel's windows, from the config's [timings]."""
         t = self.config.timings
-        return Panel(
-            self.match,
-            shot_pause=t.shot_pause,
-            foul_kind_window=t.foul_kind_window,
-            penalty_window=t.penalty_ball_window,
-        )
+        return {
+            "shot_pause": t.shot_pause,
+            "foul_kind_window": t.foul_kind_window,
+            "penalty_window": t.penalty_ball_window,
+        }
 
     def _last_archived_lines(self) -> list[str]:
         try:
@@ -172,7 +175,7 @@ class App:
         elif not (outcome.items and self.commit(outcome, mark=mark)) and mark:
             self._write(mark)  # a pot that scored nothing is still one the board may forget
         if outcome.hint:
-            self._set_hint(outcome.hint)
+            self.set_hint(outcome.hint)
 
     def _write(self, lines: list[str]) -> bool:
         """Append one record: True once durable (its board pots acked by `ledger.durable`);
@@ -194,7 +197,7 @@ class App:
             self.match.apply_all(items)
         except RuleError as exc:
             self.log(f"refused: {exc}")
-            self._set_hint("refused")
+            self.set_hint("refused")
             return False
         self._write([format_event(item) for item in items] + list(mark))
         self.panel.applied(outcome)
@@ -226,22 +229,21 @@ class App:
         exactly as it was (docs/decisions.md), its board pots still known."""
         number, self._restorable = self._restorable, None
         if not self.storage.unarchive(number):
-            self._set_hint("nothing-to-undo")
+            self.set_hint("nothing-to-undo")
             return
         if carry := self.ledger.carry():
             self._write(carry)
         self.match = replay(self.storage.lines)
         self.panel = self._new_panel()
-        self._set_hint("match-restored")
+        self.set_hint("match-restored")
 
     def reconfigure(self, config: Config) -> None:
         """A changed config, taken without a restart (SIGHUP, `systemctl reload`): timings and
         language at once; players and match settings for this match if nothing has been
         played in it yet, else for the next one. The display says which, once."""
         old, self.config = self.config, config
-        t = config.timings
-        self.panel.shot_pause, self.panel.foul_kind_window = t.shot_pause, t.foul_kind_window
-        self.panel.penalty_window = t.penalty_ball_window
+        for name, value in self._panel_timings().items():  # the open shot stays open
+            setattr(self.panel, name, value)
         if config.display.language != old.display.language:
             for screen in self.screens:
                 if hasattr(screen, "lang"):
@@ -253,14 +255,14 @@ class App:
             return
         if self.match.events and not all(isinstance(e, SETUP) for e in self.match.events):
             self.log("config reloaded: the new players and settings are for the next match")
-            self._set_hint("config-next-match")
+            self.set_hint("config-next-match")
             return
         items = tuple(parse_line(line) for line in settings)
         if self.commit(Outcome(items=items)):
             self.log("config reloaded: this match has the new players and settings")
-            self._set_hint("config-applied")
+            self.set_hint("config-applied")
 
-    def _set_hint(self, hint: str) -> None:
+    def set_hint(self, hint: str) -> None:
         self.hint = hint
         if self._hint_timer:
             self._hint_timer.cancel()

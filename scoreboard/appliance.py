@@ -152,7 +152,7 @@ class Appliance:
             config = configuration.load(event.path)
         except configuration.ConfigError as exc:
             self.app.warn(f"config not reloaded, the running one stays: {exc}")
-            self.app._set_hint("config-refused")
+            self.app.set_hint("config-refused")
         else:
             self.app.reconfigure(config)
         self.app.show()
