@@ -14,6 +14,7 @@ from scoreboard.config import Config
 from scoreboard.display import create_displays
 from scoreboard.display.words import Timings
 from scoreboard.inputs.buttons import Buttons
+from scoreboard.inputs.events import Button
 from scoreboard.inputs.gpio_lines import LineEdge
 from scoreboard.inputs.gpio_pockets import GpioPockets
 from scoreboard.inputs.sensorboard import SensorBoardLink
@@ -54,14 +55,14 @@ def screen_specs(config: Config) -> list[dict]:
     return specs
 
 
-def panel_buttons(config: Config) -> dict[str, tuple[int, float]]:
+def panel_buttons(config: Config) -> dict[Button, tuple[int, float]]:
     """Each panel button's BCM pin and hold time, from the config."""
     pins, timings = config.pins, config.timings
     return {
-        "A": (pins.player_a, timings.hold_time),
-        "B": (pins.player_b, timings.hold_time),
-        "foul": (pins.foul, timings.hold_time),
-        "undo": (pins.undo, timings.undo_hold_time),
+        Button.A: (pins.player_a, timings.hold_time),
+        Button.B: (pins.player_b, timings.hold_time),
+        Button.FOUL: (pins.foul, timings.hold_time),
+        Button.UNDO: (pins.undo, timings.undo_hold_time),
     }
 
 

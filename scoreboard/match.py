@@ -1,5 +1,7 @@
 """A match: the lifecycle plus its history, so any number of steps can be undone exactly."""
 
+from dataclasses import dataclass
+
 from scoreboard.lifecycle import Lifecycle
 from scoreboard.phase import CHOOSING, SHOOTING, Phase
 from scoreboard.rules import penalty
@@ -7,7 +9,13 @@ from scoreboard.rules.errors import RuleError
 from scoreboard.rules.events import Event
 from scoreboard.rules.state import MatchState
 
-UNDO = "undo"  # a step of the match log that is no event: it takes the last one back
+
+@dataclass(frozen=True, slots=True)
+class Undo:
+    """A step of the match log that is no event: it takes the last one back (log word ``undo``)."""
+
+
+UNDO = Undo()
 
 
 # One saved step every CHECKPOINT events: undo goes back to the nearest one and re-applies
@@ -46,14 +54,14 @@ class Match:
             self._checkpoints.append(before)
         self._events.append(event)
 
-    def step(self, item: Event | str) -> None:
+    def step(self, item: Event | Undo) -> None:
         """One line of a match log: an event, or :data:`UNDO`."""
-        if item == UNDO:
+        if isinstance(item, Undo):
             self.undo()
         else:
             self.apply(item)
 
-    def apply_all(self, items: list[Event | str]) -> None:
+    def apply_all(self, items: list[Event | Undo]) -> None:
         """Apply events and undos (:data:`UNDO`) as one step: all of them, or none if one is refused.
 
         The panel amends the open shot this way (``undo`` + the shot with one more
@@ -61,7 +69,7 @@ class Match:
         """
         # Only what the undos can pop is saved: a step costs the same at event 2,000 as at
         # event 2 (the history before them is never touched).
-        keep = len(self._events) - sum(1 for item in items if item == UNDO)
+        keep = len(self._events) - sum(1 for item in items if isinstance(item, Undo))
         kept = len(self._checkpoints)
         while kept and self._checkpoints[kept - 1][0] > keep:
             kept -= 1

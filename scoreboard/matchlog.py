@@ -6,7 +6,7 @@ import gc
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from scoreboard.match import UNDO, Match
+from scoreboard.match import UNDO, Match, Undo
 from scoreboard.rules.errors import RuleError
 from scoreboard.rules.events import (
     Break,
@@ -104,7 +104,7 @@ PARSERS = {
 }
 
 
-def parse_line(text: str) -> Event | str | None:
+def parse_line(text: str) -> Event | Undo | None:
     """One line → an event, :data:`UNDO`, or ``None`` for a blank line or comment.
 
     Raises :class:`ValueError` with the reason when the line is not in the format.
@@ -126,7 +126,7 @@ def _event(words: tuple[str, ...]) -> Event | str:
 @dataclass(frozen=True, slots=True)
 class Entry:
     line_no: int
-    item: Event | str  # an event or UNDO
+    item: Event | Undo
 
 
 def entries(lines: Iterable[str]) -> Iterator[Entry]:
@@ -172,11 +172,11 @@ def replay(lines: Iterable[str], match: Match | None = None) -> Match:
     return match
 
 
-def format_event(event: Event | str) -> str:
+def format_event(event: Event | Undo) -> str:
     """The canonical log line for an event (what the journal writes)."""
     match event:
-        case str() if event == UNDO:
-            return UNDO
+        case Undo():
+            return "undo"
         case Players(a, b):
             return f"players {a} {b}"
         case Race(frames):

@@ -7,7 +7,7 @@ the journal, then shows them, and tells the panel with :meth:`Panel.applied`.
 
 from dataclasses import dataclass, field, replace
 
-from scoreboard.inputs.events import ButtonHold, ButtonPress, Pot
+from scoreboard.inputs.events import Button, ButtonHold, ButtonPress, Pot
 from scoreboard.match import Match
 from scoreboard.matchlog import UNDO
 from scoreboard.phase import CHOOSING, SHOOTING, Phase
@@ -94,21 +94,21 @@ class Panel:
     def handle(self, event) -> Outcome:
         """What ``event`` comes to now; nothing changes until :meth:`applied`."""
         self._intent, self._t, self._phase = None, event.t, self.match.phase
-        if self._new_match_asked is not None and not _is(event, ButtonPress, "undo"):
+        if self._new_match_asked is not None and not _is(event, ButtonPress, Button.UNDO):
             self._new_match_asked = None  # any other input cancels the question
         match event:
             case Pot(retract=True):
                 return self._retract(event.pocket)
             case Pot():
                 return self._pot(event.t, event.pocket)
-            case ButtonPress(button="foul"):
+            case ButtonPress(button=Button.FOUL):
                 return self._foul(event.t)
-            case ButtonPress(button="undo"):
+            case ButtonPress(button=Button.UNDO):
                 return self._undo(event.t)
-            case ButtonHold(button="undo"):
+            case ButtonHold(button=Button.UNDO):
                 self._new_match_asked = event.t
                 return Outcome(hint="confirm-new-match")
-            case ButtonHold(button="foul"):
+            case ButtonHold(button=Button.FOUL):
                 # FP-7 note, D-1: the last penalty ball was not taken before the next shot.
                 foul = self.match.state.foul
                 hint = _hint("lapsed", name=self._name(foul.penalty_to)) if foul else None

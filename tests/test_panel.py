@@ -3,7 +3,7 @@
 import pytest
 
 from scoreboard.inputs.events import ButtonHold, ButtonPress, Pot
-from scoreboard.match import Match
+from scoreboard.match import UNDO, Match
 from scoreboard.panel import Panel, foul_kinds_to_step
 from scoreboard.rules.errors import RuleError
 
@@ -183,7 +183,7 @@ def test_new_match_question_is_cancelled_by_any_other_input(table):
     table.hold("undo", 30.0)
     table.press("B", 31.0)
     outcome = table.press("undo", 32.0)
-    assert not outcome.new_match and outcome.items == ("undo",)
+    assert not outcome.new_match and outcome.items == (UNDO,)
 
 
 def test_inputs_in_phases_that_ignore_them_are_hints_never_errors():

@@ -3,7 +3,7 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoreboard.match import Match
+from scoreboard.match import UNDO, Match
 from scoreboard.matchlog import format_event, replay
 from scoreboard.rules.errors import RuleError
 from scoreboard.rules.events import Break, Choice, Choose, Lapse, NextFrame, Shot, Target
@@ -28,7 +28,7 @@ events = st.one_of(
     st.just(NextFrame()),
     st.builds(Target, st.integers(0, 9)),
 )
-steps = st.lists(events | st.just("undo"), min_size=1, max_size=120)
+steps = st.lists(events | st.just(UNDO), min_size=1, max_size=120)
 
 
 def drive(match: Match, items) -> list:
@@ -36,7 +36,7 @@ def drive(match: Match, items) -> list:
     log = []
     for item in items:
         try:
-            if item == "undo":
+            if item == UNDO:
                 match.undo()
             else:
                 match.apply(item)

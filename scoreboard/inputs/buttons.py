@@ -8,12 +8,13 @@ still down and a press once its release has settled.
 import time
 
 from scoreboard.inputs.debounce import ButtonDebouncer
+from scoreboard.inputs.events import Button
 from scoreboard.inputs.gpio_lines import GpioLines, _earliest
 
-DEFAULT_PINS = {"A": 5, "B": 6, "foul": 13, "undo": 19}
+DEFAULT_PINS = {Button.A: 5, Button.B: 6, Button.FOUL: 13, Button.UNDO: 19}
 # UNDO held 3 s starts a new match (after a confirmation), so an ordinary hold of it
 # must not do anything drastic; the others use the 1 s hold of a manual pot.
-DEFAULT_HOLD_TIMES = {"A": 1.0, "B": 1.0, "foul": 1.0, "undo": 3.0}
+DEFAULT_HOLD_TIMES = {Button.A: 1.0, Button.B: 1.0, Button.FOUL: 1.0, Button.UNDO: 3.0}
 
 
 class Buttons(GpioLines):

@@ -5,15 +5,26 @@ Every event is frozen and carries `t`: seconds on the clock of the thread that m
 """
 
 from dataclasses import dataclass
+from enum import StrEnum
 
-BUTTONS = ("A", "B", "foul", "undo")
+
+class Button(StrEnum):
+    """The four buttons at the table; a StrEnum, so each is still its config key's word."""
+
+    A = "A"  # player A: shoots, chooses, breaks
+    B = "B"
+    FOUL = "foul"  # the shot being played was a foul; further presses cycle its kind
+    UNDO = "undo"  # takes back the last step; held: a new match
+
+
+BUTTONS = tuple(Button)
 
 
 @dataclass(frozen=True)
 class ButtonPress:
     """A short press, known on release: `t` is when the release settled."""
 
-    button: str
+    button: Button | str
     t: float
 
 
@@ -24,7 +35,7 @@ class ButtonHold:
     The release of a hold gives no ButtonPress.
     """
 
-    button: str
+    button: Button | str
     t: float
 
 

@@ -6,13 +6,14 @@ from gpiozero.pins.mock import MockFactory
 
 from scoreboard.appliance import panel_buttons
 from scoreboard.config import Config
+from scoreboard.inputs.events import Button
 from scoreboard.inputs.simulated_board import SimulatedBoard
 
 PRESS_SECONDS = 0.12
 HOLD_MARGIN = 0.3  # held this much past the hold time
 SETTLE_SECONDS = 0.1  # after a release, for the debouncer and the loop
 BALL_SECONDS = 0.3  # a ball through the beam, counted and sent over the link
-KEYS = {"a": "A", "b": "B", "f": "foul", "u": "undo"}
+KEYS = {"a": Button.A, "b": Button.B, "f": Button.FOUL, "u": Button.UNDO}
 LANGUAGE_KEY = "l"
 QUIT_KEY = "q"
 
