@@ -197,7 +197,7 @@ class App:
             self.match.apply_all(items)
         except RuleError as exc:
             self.log(f"refused: {exc}")
-            self.set_hint("refused")
+            self.set_hint(exc.hint)
             return False
         self._write([format_event(item) for item in items] + list(mark))
         self.panel.applied(outcome)

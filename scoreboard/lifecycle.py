@@ -4,6 +4,8 @@ lag → break → play ⇄ foul / break-foul → frame-over → break … → ma
 ``python -m scoreboard.lifecycle`` prints the machine's diagram (Mermaid) from this code.
 """
 
+from typing import NamedTuple
+
 from transitions import Machine
 
 from scoreboard.phase import IN_FRAME, Phase
@@ -81,36 +83,46 @@ OUTCOMES = {
     "choose": ("play_on", "rerack"),
 }
 
-# Why an event is refused in a phase, in words for the people at the table.
+
+class Refusal(NamedTuple):
+    """Why an event is refused in a phase: in words for a log (``reason``), and the key of
+    what the table's display says (``hint``). Decided here only: the panel asks."""
+
+    reason: str
+    hint: str = "refused"
+
+
+_FRAME_IS_OVER = Refusal("the frame is over: start the next one (next)", "ball-after-frame")
+_SETTINGS = Refusal("players, race, target and options are set before the first shot")
+_BREAKER = Refusal("the breaker is chosen before the frame's first shot")
 REFUSALS = {
-    ("shoot", Phase.LAG): "nobody has broken yet: name the breaker first (break A|B)",
-    ("shoot", Phase.FOUL): "a foul is waiting for its choice (choose play|pass)",
-    ("shoot", Phase.BREAK_FOUL): (
-        "a foul on the break is waiting for its choice "
-        "(choose accept-play|accept-pass|rerack-break|rerack-pass)"
+    ("shoot", Phase.LAG): Refusal(
+        "nobody has broken yet: name the breaker first (break A|B)", "who-breaks"
     ),
-    ("shoot", Phase.FRAME_OVER): "the frame is over: start the next one (next)",
-    ("configure", Phase.PLAY): "players, race, target and options are set before the first shot",
-    ("name_breaker", Phase.PLAY): "the breaker is chosen before the frame's first shot",
-    ("lapse", Phase.LAG): "there is no penalty point to take back",
-    (
-        "lapse",
-        Phase.FRAME_OVER,
-    ): "the frame is over; a lapse can no longer change it (undo instead)",
-    ("next_frame", Phase.LAG): "the frame has not started",
+    ("shoot", Phase.FOUL): Refusal("a foul is waiting for its choice (choose play|pass)", "choose"),
+    ("shoot", Phase.BREAK_FOUL): Refusal(
+        "a foul on the break is waiting for its choice "
+        "(choose accept-play|accept-pass|rerack-break|rerack-pass)",
+        "choose",
+    ),
+    ("lapse", Phase.LAG): Refusal("there is no penalty point to take back"),
+    ("lapse", Phase.FRAME_OVER): Refusal(
+        "the frame is over; a lapse can no longer change it (undo instead)", "ball-after-frame"
+    ),
+    ("next_frame", Phase.LAG): Refusal("the frame has not started", "who-breaks"),
 }
 for _phase in (Phase.LAG, Phase.BREAK, Phase.PLAY):
-    REFUSALS[("choose", _phase)] = "there is no foul to choose after"
-for _phase in (Phase.FOUL, Phase.BREAK_FOUL, Phase.FRAME_OVER):
-    REFUSALS[("configure", _phase)] = REFUSALS[("configure", Phase.PLAY)]
-    REFUSALS[("name_breaker", _phase)] = REFUSALS[("name_breaker", Phase.PLAY)]
+    REFUSALS[("choose", _phase)] = Refusal("there is no foul to choose after")
+for _phase in (Phase.PLAY, Phase.FOUL, Phase.BREAK_FOUL, Phase.FRAME_OVER):
+    REFUSALS[("configure", _phase)] = _SETTINGS
+    REFUSALS[("name_breaker", _phase)] = _BREAKER
 for _phase in IN_FRAME:
-    REFUSALS[("next_frame", _phase)] = "the frame is not over yet"
+    REFUSALS[("next_frame", _phase)] = Refusal("the frame is not over yet")
 for _kind in ("configure", "name_breaker", "shoot", "choose", "lapse", "next_frame"):
-    REFUSALS[(_kind, Phase.FRAME_OVER)] = REFUSALS.get(
-        (_kind, Phase.FRAME_OVER), "the frame is over: start the next one (next)"
+    REFUSALS.setdefault((_kind, Phase.FRAME_OVER), _FRAME_IS_OVER)
+    REFUSALS[(_kind, Phase.MATCH_OVER)] = Refusal(
+        "the match is over: only undo is possible", "match-over"
     )
-    REFUSALS[(_kind, Phase.MATCH_OVER)] = "the match is over: only undo is possible"
 
 
 class Lifecycle:
@@ -161,9 +173,11 @@ class Lifecycle:
 
     def apply(self, event: Event) -> None:
         """Apply one event or raise :class:`RuleError` saying why; a refusal changes nothing."""
-        kind, phase = KINDS[type(event)], self.state
-        if kind not in self._takes[phase]:
-            raise RuleError(REFUSALS.get((kind, phase), f"not allowed in phase {phase}"))
+        kind = KINDS[type(event)]
+        refusal = self.refusal(kind)
+        if refusal is not None:
+            raise RuleError(*refusal)
+        phase = self.state
         rules, outcome = self._judge(event, phase)
         dest = self._dest.get((phase, outcome))
         if dest is None:
@@ -171,6 +185,14 @@ class Lifecycle:
         if dest != phase:
             self.machine.events[outcome].trigger(self)
         self.rules = rules
+
+    def refusal(self, kind: str) -> Refusal | None:
+        """Why an event of ``kind`` ("shoot", "choose", "next_frame"...) is refused now, or
+        None if the phase takes it."""
+        phase = self.state
+        if kind in self._takes[phase]:
+            return None
+        return REFUSALS.get((kind, phase), Refusal(f"not allowed in phase {phase}"))
 
     def _judge(self, event: Event, phase: str) -> tuple[MatchState, str]:
         """The pure rules: the next rules state and what the event came to."""

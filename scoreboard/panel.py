@@ -169,7 +169,7 @@ class Panel:
             return self._enter(
                 Shot(pots=1), phase == Phase.BREAK, changed=t, foul_at=None, balls=sensed
             )
-        return Outcome(hint="who-breaks" if phase == Phase.LAG else "ball-after-frame")
+        return self._not_now("shoot")  # the lifecycle says why, in its one table
 
     def _press(self, side: str) -> Outcome:
         phase, s = self.match.phase, self.match.state
@@ -187,7 +187,7 @@ class Panel:
             return Outcome(items=(Choose(choice),))
         if phase == Phase.FRAME_OVER:
             return Outcome(items=(NextFrame(),))
-        return Outcome(hint="match-over")
+        return self._not_now("next_frame")
 
     def _hold(self, side: str, t: float) -> Outcome:
         phase, s = self.match.phase, self.match.state
@@ -230,12 +230,7 @@ class Panel:
             shot = replace(open_shot.shot, fouls=(FoulKind.OTHER,))
             return self._amend(open_shot, shot, foul_at=t, unfouled=open_shot.shot)
         if phase not in SHOOTING:
-            hints = {
-                Phase.LAG: "who-breaks",
-                Phase.MATCH_OVER: "match-over",
-                Phase.FRAME_OVER: "ball-after-frame",
-            }
-            return Outcome(hint=hints.get(phase, "choose"))
+            return self._not_now("shoot")
         shot = Shot(fouls=(FoulKind.OTHER,))
         return self._enter(shot, phase == Phase.BREAK, changed=t, foul_at=t)
 
@@ -285,6 +280,11 @@ class Panel:
             case NextFrame():
                 return "undone-next"
         return "undone-lapse"
+
+    def _not_now(self, kind: str) -> Outcome:
+        """A press the phase does not take: the display says why (lifecycle.REFUSALS)."""
+        refusal = self.match.lifecycle.refusal(kind)
+        return Outcome(hint=refusal.hint if refusal else "refused")
 
     def _name(self, side) -> str:
         return self.match.state.players[side].replace("_", " ")

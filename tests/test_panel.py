@@ -215,3 +215,50 @@ def test_FP_7_note_holding_FOUL_takes_back_a_penalty_point_whose_ball_was_not_ta
     assert s["score"] == {"A": 0, "B": 0} and s["foul"]["lapsed"] and s["balls_on_table"] == 16
     table.hold("foul", 40.0)  # only once
     assert table.hints[-1] == "the last penalty point was already taken back"
+
+
+# Where play cannot go on, the display says why from the lifecycle's one table of refusals
+# (lifecycle.REFUSALS), never from a second list in the panel.
+PHASE_LOGS = {
+    "lag": [],
+    "foul": ["break A", "shot", "shot foul=push"],
+    "break-foul": ["break A", "shot foul=push"],
+    "frame-over": ["race 2", "break A", "shot pots=8"],
+    "match-over": ["race 1", "break A", "shot pots=8"],
+}
+
+
+@pytest.mark.parametrize("phase", PHASE_LOGS)
+def test_a_ball_or_FOUL_where_no_shot_is_taken_says_the_lifecycles_reason(phase):
+    from scoreboard.display.screens.faults import HINTS
+    from scoreboard.lifecycle import REFUSALS
+    from scoreboard.matchlog import replay
+
+    t = Table(penalty_window=0.0)  # a ball sensed in foul/break-foul is the penalty ball (D-1)
+    replay(PHASE_LOGS[phase], t.match)
+    assert t.s["phase"] == phase
+    t.press("foul", 100.0)
+    expected = REFUSALS[("shoot", phase)].hint
+    assert t.hints == [expected] and expected in HINTS and expected != "refused"
+    if phase not in ("foul", "break-foul"):
+        t.pot(200.0)
+        assert t.hints == [expected, expected] and t.s["events"] == len(PHASE_LOGS[phase])
+
+
+def test_a_players_press_after_the_match_says_the_match_is_over():
+    from scoreboard.matchlog import replay
+
+    t = Table()
+    replay(PHASE_LOGS["match-over"], t.match)
+    t.press("B", 100.0)
+    assert t.hints == ["match-over"] and t.s["phase"] == "match-over"
+
+
+def test_a_refused_event_carries_the_display_hint_of_its_refusal():
+    from scoreboard.matchlog import replay
+    from scoreboard.rules.events import Shot
+
+    match = replay(PHASE_LOGS["frame-over"])
+    with pytest.raises(RuleError, match="the frame is over") as refused:
+        match.apply(Shot(pots=1))
+    assert refused.value.hint == "ball-after-frame"
