@@ -1,9 +1,39 @@
-"""Settings every test shares."""
+"""Settings and fixtures every test shares."""
 
+import pytest
+from app_screens import JournalCheckingScreen
 from hypothesis import HealthCheck, settings
+
+from scoreboard import config as configuration
+from scoreboard.app import App
+from scoreboard.loop import ManualClock
 
 # No test may depend on the machine's speed (CI is a busy machine): hypothesis's per-example
 # deadline would turn a slow moment into a failure, so it is off for every property test, and
 # so is its health check that generating the data is too slow.
 settings.register_profile("scoreboard", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("scoreboard")
+
+
+@pytest.fixture
+def make_app(tmp_path):
+    apps = []
+
+    def make(text=None, **match):
+        """An App on `tmp_path`, started, from config `text` or [match] keys (else defaults)."""
+        cfg = configuration.default() if text is None else configuration.loads(text)
+        if match:
+            cfg = configuration.loads(
+                "[match]\n" + "".join(f"{k} = {v!r}\n".replace("'", '"') for k, v in match.items())
+            )
+        clock = ManualClock(1000.0)
+        screen = JournalCheckingScreen(tmp_path)
+        app = App(cfg, state_dir=tmp_path, screens=[screen], clock=clock, log=lambda m: None)
+        app.start()
+        app.clock, app.screen = clock, screen
+        apps.append(app)
+        return app
+
+    yield make
+    for app in apps:
+        app.close()

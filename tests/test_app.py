@@ -4,6 +4,7 @@ import errno
 import os
 
 import pytest
+from app_screens import JournalCheckingScreen
 
 from scoreboard import config as configuration
 from scoreboard.app import App
@@ -18,43 +19,6 @@ from scoreboard.inputs.events import (
 from scoreboard.journal import list_archive, read_journal
 from scoreboard.loop import ManualClock
 from scoreboard.matchlog import replay
-
-
-class JournalCheckingScreen:
-    """A screen that, each time it is shown a state, checks the journal already holds it."""
-
-    def __init__(self, state_dir):
-        self.state_dir = state_dir
-        self.frames = []
-
-    def show(self, snapshot, *, faults=(), hint=None):
-        if not any(f["kind"] == "not-saved" for f in faults):  # else it says it is not
-            durable = replay(read_journal(self.state_dir).lines).snapshot()
-            assert durable == snapshot, "shown before it was durable"
-        self.frames.append((snapshot, faults, hint))
-
-
-@pytest.fixture
-def make_app(tmp_path):
-    apps = []
-
-    def make(**match):
-        cfg = configuration.default()
-        if match:
-            cfg = configuration.loads(
-                "[match]\n" + "".join(f"{k} = {v!r}\n".replace("'", '"') for k, v in match.items())
-            )
-        clock = ManualClock(1000.0)
-        screen = JournalCheckingScreen(tmp_path)
-        app = App(cfg, state_dir=tmp_path, screens=[screen], clock=clock, log=lambda m: None)
-        app.start()
-        app.clock, app.screen = clock, screen
-        apps.append(app)
-        return app
-
-    yield make
-    for app in apps:
-        app.close()
 
 
 def feed(app, *events):

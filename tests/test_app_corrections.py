@@ -4,45 +4,23 @@ back the settings, a mistaken FOUL steps back to "no foul", the penalty ball nev
 import pytest
 
 from scoreboard import config as configuration
-from scoreboard.app import App
 from scoreboard.inputs.events import ButtonHold, ButtonPress, Pot
-from scoreboard.loop import ManualClock
 from scoreboard.panel import foul_kinds_to_step
 
 
 @pytest.fixture
-def table(tmp_path):
-    apps = []
-
+def table(make_app):
     def start(text='[match]\nplayer_a = "Олена"\nplayer_b = "Тарас"\nrace = 3\n'):
-        clock, frames = ManualClock(1000.0), []
+        return make_app(text)
 
-        class Screen:
-            def show(self, snapshot, *, faults=(), hint=None):
-                frames.append((snapshot, hint))
-
-        app = App(
-            configuration.loads(text),
-            state_dir=tmp_path,
-            screens=[Screen()],
-            clock=clock,
-            log=lambda m: None,
-        )
-        app.start()
-        app.frames = frames
-        apps.append(app)
-        return app
-
-    yield start
-    for app in apps:
-        app.close()
+    return start
 
 
 def feed(app, *events):
     for event in events:
         app.loop.put(event)
         app.loop.run_pending()
-    return app.frames[-1]
+    return app.screen.shown[-1]
 
 
 def test_undo_at_who_breaks_never_deletes_the_match_settings_even_after_a_restart(table):
@@ -54,7 +32,7 @@ def test_undo_at_who_breaks_never_deletes_the_match_settings_even_after_a_restar
     assert hint == "nothing-to-undo"
     assert s["players"] == {"A": "Олена", "B": "Тарас"} and s["race"] == 3
     app.close()
-    s, _ = table().frames[-1]
+    s, _ = table().screen.shown[-1]
     assert s["players"] == {"A": "Олена", "B": "Тарас"} and s["race"] == 3
 
 
@@ -128,7 +106,7 @@ def test_a_mistaken_foul_after_pots_steps_back_to_exactly_the_shot_before(table)
     s, hint = cycle_to_no_foul(app, 22.0)
     assert hint == "foul-cancelled" and s == before
     app.close()
-    assert table().frames[-1][0] == before  # the journal holds exactly that
+    assert table().screen.shown[-1][0] == before  # the journal holds exactly that
 
 
 def test_a_mistaken_foul_on_its_own_steps_back_to_the_state_before_the_press(table):
@@ -186,7 +164,7 @@ def test_a_stuck_beam_never_leaves_a_point_its_leading_edge_pot_is_taken_back(ta
     s, _ = feed(app, Pot(2, 20.0, retract=True))  # and pocket 2's: the shot never was
     assert s["score"] == {"A": 0, "B": 0} and s["striker"] == "B" and s["events"] == 6
     app.close()
-    assert table().frames[-1][0] == s  # the journal says the same
+    assert table().screen.shown[-1][0] == s  # the journal says the same
 
 
 def test_a_stuck_beam_taken_for_the_penalty_ball_changes_nothing(table):
@@ -211,7 +189,7 @@ def test_undo_right_after_a_new_match_brings_the_archived_match_back_exactly(tab
     assert (tmp_path / "journal.log").read_bytes() == journal  # exactly, byte for byte
     assert list_archive(tmp_path) == []
     app.close()
-    assert table().frames[-1][0] == before  # and after a restart
+    assert table().screen.shown[-1][0] == before  # and after a restart
 
 
 def test_once_the_new_match_is_played_undo_no_longer_brings_the_old_one_back(table, tmp_path):
@@ -221,17 +199,16 @@ def test_once_the_new_match_is_played_undo_no_longer_brings_the_old_one_back(tab
     feed(app, ButtonPress("B", 50.0))  # B breaks the new match
     s, _ = feed(app, ButtonPress("undo", 51.0), ButtonPress("undo", 52.0))
     assert s["phase"] == "lag" and s["score"] == {"A": 0, "B": 0}
-    assert app.frames[-1][1] == "nothing-to-undo"
+    assert app.screen.shown[-1][1] == "nothing-to-undo"
 
 
 def test_a_reloaded_config_waits_for_the_next_match_once_play_has_begun(table):
-    from scoreboard import config as configuration
 
     app = table()
     feed(app, ButtonPress("A", 1.0))  # A breaks: play has begun
     app.reconfigure(configuration.loads('[match]\nplayer_a = "Ія"\nplayer_b = "Тарас"\n'))
     app.show()
-    s, hint = app.frames[-1]
+    s, hint = app.screen.shown[-1]
     assert s["players"] == {"A": "Олена", "B": "Тарас"} and hint == "config-next-match"
     s, _ = feed(app, ButtonHold("undo", 40.0), ButtonPress("undo", 41.0))  # a new match
     assert s["players"] == {"A": "Ія", "B": "Тарас"} and s["race"] == 1
