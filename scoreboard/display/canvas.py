@@ -1,5 +1,7 @@
 """A drawing surface for one screen: pixel-font text that shortens instead of clipping."""
 
+from functools import lru_cache
+
 from PIL import Image, ImageDraw
 
 from scoreboard.display.fonts import SIZES, SMALL, font
@@ -35,10 +37,10 @@ class Canvas:
         """Draws `s` with its cell's top-left at (x, y); returns its width."""
         f = font(size, bold=bold)
         self.draw.text((x, y), s, font=f, fill=self.fg if fill is None else fill)
-        return int(f.getlength(s))
+        return _width(s, size, bold)
 
     def width_of(self, s: str, *, size=12, bold=False) -> int:
-        return int(font(size, bold=bold).getlength(s))
+        return _width(s, size, bold)
 
     def fits(self, width, s, *, size=12, bold=False) -> bool:
         return self.width_of(s, size=size, bold=bold) <= width
@@ -142,3 +144,9 @@ class Canvas:
         large = small.resize((w * scale, size * scale), Image.Resampling.NEAREST)
         left = x + (width - w * scale) // 2
         self.image.paste(self.fg, (left, y), large.convert("1"))
+
+
+@lru_cache(maxsize=2048)
+def _width(s: str, size: int, bold: bool) -> int:
+    """A text's width in pixels: the screens measure the same few texts on every frame."""
+    return int(font(size, bold=bold).getlength(s))
