@@ -45,6 +45,7 @@ def setup_lines(config: Config) -> list[str]:
         f"race {m.race}",
         f"target {m.target}",
         f"option jumped-ball={config.rules.jumped_ball}",
+        f"option penalty={config.rules.penalty}",
     ]
 
 

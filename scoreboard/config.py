@@ -55,6 +55,7 @@ class MatchConfig:
 @dataclass(frozen=True)
 class RulesConfig:
     jumped_ball: str = _opt("foul", choices=("foul", "spot"))  # D-4
+    penalty: str = _opt("ball", choices=("ball", "american"))  # FP-6/FP-7, or CV-1
 
 
 # Which wiring each display driver can use; an empty tuple means it needs none (emulators).

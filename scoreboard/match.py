@@ -132,11 +132,13 @@ class Match:
                 "to_spot": foul.to_spot,
                 "on_break": foul.on_break,
                 "lapsed": foul.lapsed,
+                "rule": str(foul.rule),
             },
             "choices": [str(c) for c in penalty.choices(s)] if phase in CHOOSING else [],
             "rack": [list(row) for row in s.rack] if phase == Phase.BREAK and s.rack else None,
             "frame_scores": [list(pair) for pair in s.frame_scores],
             "jumped_ball": str(s.jumped_ball),
+            "penalty": str(s.penalty),
             "stats": {
                 side: {
                     "shots": st.shots,

@@ -17,6 +17,7 @@ from scoreboard.rules.events import (
     Lapse,
     NextFrame,
     Option,
+    PenaltyRule,
     Players,
     Race,
     Shot,
@@ -76,11 +77,16 @@ def _words(words: list[str], n: int, usage: str) -> list[str]:
     return words
 
 
+OPTIONS = {"jumped-ball": JumpedBall, "penalty": PenaltyRule}
+OPTION_USAGE = "option jumped-ball=foul|spot or option penalty=ball|american"
+
+
 def _option(words: list[str]) -> Option:
-    key, _, value = _words(words, 1, "option jumped-ball=foul|spot")[0].partition("=")
-    if key != "jumped-ball" or value not in tuple(JumpedBall):
-        raise ValueError("expected: option jumped-ball=foul|spot")
-    return Option(JumpedBall(value))
+    key, _, value = _words(words, 1, OPTION_USAGE)[0].partition("=")
+    kind = OPTIONS.get(key)
+    if kind is None or value not in tuple(kind):
+        raise ValueError(f"expected: {OPTION_USAGE}")
+    return Option(**{key.replace("-", "_"): kind(value)})
 
 
 def _choice(words: list[str]) -> Choose:
@@ -183,8 +189,10 @@ def format_event(event: Event | Undo) -> str:
             return f"race {frames}"
         case Target(points):
             return f"target {points}"
-        case Option(jumped_ball):
+        case Option(jumped_ball=jumped_ball, penalty=None) if jumped_ball is not None:
             return f"option jumped-ball={jumped_ball}"
+        case Option(jumped_ball=None, penalty=rule) if rule is not None:
+            return f"option penalty={rule}"
         case Break(side):
             return f"break {side}"
         case Choose(choice):

@@ -18,6 +18,7 @@ from scoreboard.rules.events import (
     Lapse,
     NextFrame,
     Option,
+    PenaltyRule,
     Players,
     Race,
     Shot,
@@ -111,7 +112,11 @@ class Panel:
             case ButtonHold(button=Button.FOUL):
                 # FP-7 note, D-1: the last penalty ball was not taken before the next shot.
                 foul = self.match.state.foul
-                hint = _hint("lapsed", name=self._name(foul.penalty_to)) if foul else None
+                hint = None
+                if foul and foul.rule is PenaltyRule.AMERICAN:  # CV-1: his ball stays his
+                    hint = _hint("lapsed-back", name=self._name(foul.offender))
+                elif foul:
+                    hint = _hint("lapsed", name=self._name(foul.penalty_to))
                 return Outcome(items=(Lapse(),), hint=hint)
             case ButtonPress(button=side) if side in PLAYER_BUTTONS:
                 if event.t - self._last_player_press < self.double_press_guard:
@@ -132,7 +137,10 @@ class Panel:
         else:
             self._open = None
         before, now = self._phase, self.match.phase
-        if now in CHOOSING:
+        if now in CHOOSING and self.match.state.foul.rule is PenaltyRule.AMERICAN:
+            # CV-1: the offender puts a ball back on the table; no ball goes into a pocket.
+            self._penalty = self._chosen_at = None
+        elif now in CHOOSING:
             if before not in CHOOSING:
                 self._penalty, self._chosen_at = "due", None  # a new foul: its ball is due
         elif before in CHOOSING and self._penalty == "due" and not _has(outcome, Lapse):
@@ -146,6 +154,8 @@ class Panel:
         phase = self.match.phase
         sensed = (pocket,) if pocket is not None else ()
         if phase in CHOOSING:
+            if self._penalty is None and self.match.state.foul.rule is PenaltyRule.AMERICAN:
+                return Outcome(hint="choose")  # CV-1: no penalty ball; nobody shoots yet
             # D-1: the penalty ball dropped into a pocket; it scores nothing
             self._penalty, self._absorbed = None, pocket
             return Outcome(hint="penalty-ball")

@@ -85,7 +85,7 @@ def test_hold_undo_and_confirm_archives_the_match_and_starts_a_new_one(make_app,
     app = make_app()
     feed(app, ButtonPress("A", 1.0), Pot(1, 2.0))
     s = feed(app, ButtonHold("undo", 10.0), ButtonPress("undo", 11.0))
-    assert s["phase"] == "lag" and s["events"] == 4  # players, race, target, option
+    assert s["phase"] == "lag" and s["events"] == 5  # players, race, target, 2 options
     (archived,) = list_archive(tmp_path)
     assert archived.meta["finished"] is False and archived.meta["frames"] == {"A": 0, "B": 0}
     assert archived.meta["started"] is not None

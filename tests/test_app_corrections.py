@@ -162,7 +162,7 @@ def test_a_stuck_beam_never_leaves_a_point_its_leading_edge_pot_is_taken_back(ta
     s, hint = feed(app, Pot(5, 20.5, retract=True))  # pocket 5's beam turned out stuck
     assert s["score"] == {"A": 0, "B": 1} and hint == ("not-a-ball", (("pocket", 5),))
     s, _ = feed(app, Pot(2, 20.0, retract=True))  # and pocket 2's: the shot never was
-    assert s["score"] == {"A": 0, "B": 0} and s["striker"] == "B" and s["events"] == 6
+    assert s["score"] == {"A": 0, "B": 0} and s["striker"] == "B" and s["events"] == 7
     app.close()
     assert table().screen.shown[-1][0] == s  # the journal says the same
 
@@ -212,3 +212,25 @@ def test_a_reloaded_config_waits_for_the_next_match_once_play_has_begun(table):
     assert s["players"] == {"A": "Олена", "B": "Тарас"} and hint == "config-next-match"
     s, _ = feed(app, ButtonHold("undo", 40.0), ButtonPress("undo", 41.0))  # a new match
     assert s["players"] == {"A": "Ія", "B": "Тарас"} and s["race"] == 1
+
+
+def test_CV_1_under_the_american_penalty_a_ball_right_after_the_choice_is_a_pot(table):
+    app = table('[match]\nrace = 3\n[rules]\npenalty = "american"\n')
+    feed(app, ButtonPress("A", 1.0), Pot(1, 2.0))  # A breaks and pots one
+    feed(app, ButtonPress("B", 10.0))  # ...then misses: B plays
+    s, _ = feed(app, ButtonPress("foul", 20.0))  # B fouls with no ball: he owes one
+    assert s["phase"] == "foul" and s["score"] == {"A": 1, "B": -1}
+    s, hint = feed(app, Pot(4, 25.0))  # no penalty ball goes into a pocket under CV-1
+    assert s["score"] == {"A": 1, "B": -1} and hint == "choose"
+    feed(app, ButtonPress("A", 30.0))  # GR-7.4: A shoots himself
+    s, _ = feed(app, Pot(2, 33.0))  # within the official rules' penalty-ball window
+    assert s["score"] == {"A": 2, "B": -1} and s["striker"] == "A"
+
+
+def test_CV_1_a_lapse_gives_the_offender_his_point_back_and_says_so(table):
+    app = table('[match]\nplayer_a = "Олена"\nplayer_b = "Тарас"\n[rules]\npenalty = "american"\n')
+    feed(app, ButtonPress("A", 1.0), Pot(1, 2.0), Pot(2, 2.5))  # Олена breaks, pots two
+    s, _ = feed(app, ButtonPress("foul", 12.0))  # a foul: she puts one back
+    assert s["score"] == {"A": 1, "B": 0}
+    s, hint = feed(app, ButtonHold("foul", 20.0))  # she had not: the ball stays hers
+    assert s["score"] == {"A": 2, "B": 0} and hint == ("lapsed-back", (("name", "Олена"),))

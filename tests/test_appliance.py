@@ -80,7 +80,7 @@ def test_a_hold_is_a_ball_by_hand_and_chatter_is_one_press(appliance):
     settle(a, 0.1)
     pin.drive_high()
     settle(a, 0.1)
-    assert a.app.shown.snapshot["phase"] == "break" and a.app.shown.snapshot["events"] == 5
+    assert a.app.shown.snapshot["phase"] == "break" and a.app.shown.snapshot["events"] == 6
     press(a, pins.player_a, seconds=1.3)  # held: a ball entered by hand
     assert a.app.shown.snapshot["score"] == {"A": 1, "B": 0}
 

@@ -20,6 +20,7 @@ CHANGES = {
     "match.race": "3",
     "match.target": "7",
     "rules.jumped_ball": '"spot"',
+    "rules.penalty": '"american"',
     "display.language": '"en"',
     "display.dim_after": "60.0",
     "display.saver_after": "120.0",

@@ -138,10 +138,12 @@ def test_the_samples_are_the_states_their_logs_reach():
         "break-foul-pots": "break-foul",
         "break-rerack": "break",
         "foul": "foul",
+        "foul-american": "foul",
         "frame-over": "frame-over",
         "lag": "lag",
         "match-over": "match-over",
         "play": "play",
+        "play-american": "play",
         "play-names": "play",
     }
     balls = {name: sum(map(sum, SAMPLES[name]["rack"])) for name in ("break", "break-rerack")}
@@ -149,6 +151,9 @@ def test_the_samples_are_the_states_their_logs_reach():
     assert SAMPLES["play"]["score"] == {"A": 5, "B": 3} and SAMPLES["play"]["striker"] == "A"
     assert SAMPLES["match-over"]["winner"] == "B"
     assert SAMPLES["break-foul-pots"]["foul"]["to_spot"] == 2  # GR-22.3: shown as "+2"
+    # CV-1: the offender's point is taken; one owed where he had none
+    assert SAMPLES["foul-american"]["score"] == {"A": 2, "B": 2}
+    assert SAMPLES["play-american"]["score"] == {"A": 2, "B": -1}
 
 
 def test_the_committed_gallery_is_what_make_gallery_draws_now(tmp_path):

@@ -49,6 +49,10 @@ def drive(match: Match, items) -> list:
 def check_invariants(match: Match) -> None:
     s = match.snapshot()
     assert 1 <= s["balls_on_table"] <= 16  # FP-6/FP-7: every point is a ball off the table
+    # CV-1: a score below 0 is a ball owed (the "American" penalty only), not one on the table
+    shelves = sum(max(points, 0) for points in s["score"].values())
+    assert s["balls_on_table"] == 16 - shelves
+    assert s["penalty"] == "american" or min(s["score"].values()) >= 0
     finished = s["frame"] - (0 if s["phase"] in ("frame-over", "match-over") else 1)
     assert sum(s["frames"].values()) == finished == len(s["frame_scores"])  # FP-1, D-5
     for a, b in s["frame_scores"]:  # FP-1, D-2: a frame ends when one player reaches the target
@@ -61,20 +65,20 @@ def check_invariants(match: Match) -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.sampled_from(["A", "B"]), st.integers(1, 3), steps)
-def test_invariants_hold_after_every_event(breaker, race, items):
+@given(st.sampled_from(["A", "B"]), st.integers(1, 3), st.sampled_from(["ball", "american"]), steps)
+def test_invariants_hold_after_every_event(breaker, race, penalty, items):
     match = Match()
-    replay([f"race {race}", f"break {breaker}"], match)
+    replay([f"race {race}", f"option penalty={penalty}", f"break {breaker}"], match)
     for item in items:
         drive(match, [item])
         check_invariants(match)
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.sampled_from(["A", "B"]), steps, events)
-def test_undo_after_apply_is_identity(breaker, items, last):
+@given(st.sampled_from(["A", "B"]), st.sampled_from(["ball", "american"]), steps, events)
+def test_undo_after_apply_is_identity(breaker, penalty, items, last):
     match = Match()
-    replay(["race 2", f"break {breaker}"], match)
+    replay(["race 2", f"option penalty={penalty}", f"break {breaker}"], match)
     drive(match, items)
     before = match.snapshot()
     try:

@@ -43,7 +43,7 @@ def summary(config: Config) -> list[str]:
     }[s.source]
     return [
         f"match: {m.player_a} v {m.player_b}, race to {m.race}, {m.target} points a frame",
-        f"jumped balls: {config.rules.jumped_ball}",
+        f"jumped balls: {config.rules.jumped_ball}, penalty: {config.rules.penalty}",
         f"screens ({config.display.language}): "
         + "; ".join(_screen(screen) for screen in config.display.screens),
         f"buttons: A GPIO {p.player_a}, B GPIO {p.player_b}, FOUL GPIO {p.foul}, "

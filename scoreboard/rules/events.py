@@ -34,6 +34,13 @@ class JumpedBall(StrEnum):
     SPOT = "spot"  # older reading: spotted without penalty (a jumped cue ball is entered as a foul)
 
 
+class PenaltyRule(StrEnum):
+    """What a foul costs (FP-6, FP-7, and the club variant RULES.md notes, CV-1)."""
+
+    BALL = "ball"  # official: the offender's opponent takes a ball of his choice (+1 to him)
+    AMERICAN = "american"  # the "American" penalty: the offender puts one of his balls back (-1)
+
+
 @dataclass(frozen=True, slots=True)
 class Players:
     a: str
@@ -52,9 +59,11 @@ class Target:
 
 @dataclass(frozen=True, slots=True)
 class Option:
-    """A club's rule option, e.g. ``jumped-ball=spot`` (D-4)."""
+    """A club's rule option, one a line: ``jumped-ball=spot`` (D-4), ``penalty=american`` (CV-1).
+    The option not given is left as it was."""
 
-    jumped_ball: JumpedBall
+    jumped_ball: JumpedBall | None = None
+    penalty: PenaltyRule | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,7 @@
 """Fouls and their penalty ball (FP-6, FP-7, D-1, D-6) and the choices after them (GR-7.4, GR-13.2)."""
 
 from scoreboard.rules.errors import RuleError
-from scoreboard.rules.events import AFTER_BREAK_FOUL, AFTER_FOUL, Choice
+from scoreboard.rules.events import AFTER_BREAK_FOUL, AFTER_FOUL, Choice, PenaltyRule
 from scoreboard.rules.fouls import FoulKind
 from scoreboard.rules.rack import layout
 from scoreboard.rules.sides import Side, other
@@ -18,17 +18,29 @@ def penalise(
     **changes,
 ) -> MatchState:
     """FP-6/FP-7: one point (one penalty ball) to the offender's opponent, however many
-    kinds the foul has (D-6); credited now, taken back by a lapse (D-1). The offender's
-    statistics come in ``changes`` with the shot's."""
+    kinds the foul has (D-6); credited now, taken back by a lapse (D-1). Under the club's
+    "American" penalty (CV-1) the offender loses that point instead. Either way the opponent
+    chooses (GR-7.4, GR-13.2). The offender's statistics come in ``changes`` with the shot's."""
     gainer = other(offender)
+    foul = FoulRecord(offender, fouls, gainer, to_spot, on_break=opening, rule=state.penalty)
+    side, point = penalty_point(foul)
     return replace(
         state,
-        score=state.score.set(gainer, state.score[gainer] + 1),
-        foul=FoulRecord(offender, fouls, gainer, to_spot, on_break=opening),
+        score=state.score.set(side, state.score[side] + point),
+        foul=foul,
         striker=None,
         decider=gainer,
         **changes,
     )
+
+
+def penalty_point(foul: FoulRecord) -> tuple[Side, int]:
+    """Whose score a foul's penalty changes, and by how much: FP-6/FP-7, +1 to the offender's
+    opponent, who takes a ball; CV-1 ("American"), -1 to the offender, who puts one of his balls
+    back on the table, or owes it (a score below 0) if he has none."""
+    if foul.rule is PenaltyRule.AMERICAN:
+        return foul.offender, -1
+    return foul.penalty_to, 1
 
 
 def choices(state: MatchState) -> tuple[Choice, ...]:
@@ -57,16 +69,17 @@ def decide(state: MatchState, choice: Choice) -> tuple[MatchState, str]:
 
 
 def lapse(state: MatchState) -> MatchState:
-    """FP-7 note, D-1: the penalty ball was not taken before the next shot; its point goes back."""
+    """FP-7 note, D-1: the penalty ball was not taken before the next shot (CV-1: not put back);
+    its point goes back."""
     foul = state.foul
     if foul is None:
         raise RuleError("there is no penalty point in this frame to take back")
     if foul.lapsed:
         raise RuleError("the last penalty point was already taken back")
-    gainer = foul.penalty_to
+    side, point = penalty_point(foul)
     state = replace(
         state,
-        score=state.score.set(gainer, state.score[gainer] - 1),
+        score=state.score.set(side, state.score[side] - point),
         foul=replace(foul, lapsed=True),
     )
     # A re-rack not yet broken (GR-13.2, GR-9.3) holds the ball that came back. (A foul was

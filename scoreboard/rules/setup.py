@@ -29,6 +29,10 @@ def configure(state: MatchState, event: Players | Race | Target | Option) -> Mat
             if not 1 <= points <= DEFAULT_TARGET:
                 raise RuleError(f"target is 1 to {DEFAULT_TARGET} points, not {points}")
             return replace(state, target=points)
-        case Option(jumped_ball):
-            return replace(state, jumped_ball=jumped_ball)
+        case Option(jumped_ball=jumped_ball, penalty=rule):
+            if jumped_ball is not None:
+                state = replace(state, jumped_ball=jumped_ball)
+            if rule is not None:
+                state = replace(state, penalty=rule)
+            return state
     raise TypeError(f"not a setup event: {event!r}")

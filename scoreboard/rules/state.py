@@ -3,7 +3,7 @@
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from scoreboard.rules.events import JumpedBall
+from scoreboard.rules.events import JumpedBall, PenaltyRule
 from scoreboard.rules.fouls import FoulKind
 from scoreboard.rules.rack import Rows
 from scoreboard.rules.sides import Pair, Side
@@ -58,6 +58,7 @@ class FoulRecord:
     to_spot: int  # FP-8: illegally pocketed and jumped balls to put back
     on_break: bool
     lapsed: bool = False  # D-1: the penalty point was taken back
+    rule: PenaltyRule = PenaltyRule.BALL  # CV-1: BALL, +1 to penalty_to; AMERICAN, -1 to offender
 
 
 class MatchState(NamedTuple):
@@ -68,6 +69,7 @@ class MatchState(NamedTuple):
     race: int = 1  # D-5: frames to win
     target: int = DEFAULT_TARGET  # FP-1, D-5: points to win a frame
     jumped_ball: JumpedBall = JumpedBall.FOUL  # D-4
+    penalty: PenaltyRule = PenaltyRule.BALL  # FP-6/FP-7, or the club's "American" penalty (CV-1)
     frame: int = 1
     started: bool = False  # a shot has been played in this match
     due_breaker: Side | None = None  # D-3: who was due to break this frame
@@ -86,5 +88,6 @@ class MatchState(NamedTuple):
 
     @property
     def balls_on_table(self) -> int:
-        """FP-6, FP-7: every point is a ball on a shelf."""
-        return BALLS - self.score.A - self.score.B
+        """FP-6, FP-7: every point is a ball on a shelf. CV-1: a negative score is a ball owed,
+        not one on the table, so a shelf holds no fewer than none."""
+        return BALLS - max(self.score.A, 0) - max(self.score.B, 0)

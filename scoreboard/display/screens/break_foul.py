@@ -4,7 +4,13 @@ pyramid to set up (GR-9.3)."""
 
 from scoreboard.display.canvas import ROWS
 from scoreboard.display.screens.drawings import ball, rack, rack_size
-from scoreboard.display.screens.parts import buttons, kinds_text, penalty_line, score_text
+from scoreboard.display.screens.parts import (
+    buttons,
+    kinds_text,
+    penalty_line,
+    rule_tag,
+    score_text,
+)
 
 
 def rerack_rows(snap: dict) -> list[list[int]] | None:
@@ -25,7 +31,7 @@ def draw(c, snap, t) -> int:
     foul = snap["foul"]
     spot = foul.get("to_spot", 0)
     title = t.gettext("FOUL ON THE BREAK: {kinds}") if c.wide else t.gettext("Break: {kinds}")
-    c.bar(ROWS[0], title, kinds=kinds_text(snap, t))
+    c.bar(ROWS[0], title, kinds=kinds_text(snap, t), right=rule_tag(c, snap, t))
     # The 128 px rows need their whole width for the choices with their timing; the break
     # screen that follows a re-rack shows the rack to set up there too.
     rows = rerack_rows(snap) if c.wide else None

@@ -62,6 +62,7 @@ HINTS = {
     "undone-next": "Undone: next frame",
     "undone-lapse": "Undone: the lapse",
     "lapsed": "Point taken back: {name}",
+    "lapsed-back": "Point given back: {name}",  # CV-1: the offender kept his ball
     "foul-kind": "Foul: {kind}",
     "foul-cancelled": "No foul: as before",
     "match-restored": "The last match is back",

@@ -3,12 +3,21 @@ spot (FP-8) and the choice of GR-7.4 — which button does what."""
 
 from scoreboard.display.canvas import ROWS
 from scoreboard.display.screens.drawings import spot_line
-from scoreboard.display.screens.parts import buttons, kinds_text, other, penalty_line, score_text
+from scoreboard.display.screens.parts import (
+    buttons,
+    kinds_text,
+    other,
+    penalty_line,
+    rule_tag,
+    score_text,
+)
 
 
 def draw(c, snap, t) -> int:
     foul = snap["foul"]
-    c.bar(ROWS[0], t.gettext("FOUL: {kinds}"), kinds=kinds_text(snap, t))
+    c.bar(
+        ROWS[0], t.gettext("FOUL: {kinds}"), kinds=kinds_text(snap, t), right=rule_tag(c, snap, t)
+    )
     penalty_line(c, snap, t, ROWS[1])
     spot = foul.get("to_spot", 0)
     if spot:

@@ -1,11 +1,11 @@
 """The lag screen (GR-8): nobody breaks yet; the lag's winner presses his button."""
 
 from scoreboard.display.canvas import ROWS
-from scoreboard.display.screens.parts import buttons, frames_text
+from scoreboard.display.screens.parts import buttons, frames_text, rule_tag
 
 
 def draw(c, snap, t) -> int:
-    c.bar(ROWS[0], t.gettext("Who breaks first?"))
+    c.bar(ROWS[0], t.gettext("Who breaks first?"), right=rule_tag(c, snap, t))
     # GR-8.4: the winner breaks or hands the break over; the rules core only needs to
     # know who breaks, so whoever will break presses.
     c.wrap(2, ROWS[1], c.width - 4, 2, t.gettext("The breaker presses his own button"))

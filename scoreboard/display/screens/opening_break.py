@@ -2,11 +2,11 @@
 
 from scoreboard.display.canvas import ROWS
 from scoreboard.display.screens.drawings import rack, rack_size, table
-from scoreboard.display.screens.parts import buttons, name, score_text
+from scoreboard.display.screens.parts import buttons, name, rule_tag, score_text
 
 
 def draw(c, snap, t) -> int:
-    c.bar(ROWS[0], t.gettext("Frame {n}: the break"), n=snap["frame"])
+    c.bar(ROWS[0], t.gettext("Frame {n}: the break"), n=snap["frame"], right=rule_tag(c, snap, t))
     rows = snap.get("rack")
     room = c.width - 4
     if c.wide:

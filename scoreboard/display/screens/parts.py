@@ -42,18 +42,25 @@ def buttons(c: Canvas, snap: dict, *, centre: str, active: str | None, y: int = 
 
 
 def penalty_line(c: Canvas, snap: dict, t, y: int, width: int | None = None):
-    """FP-6/FP-7: who got the point, and that he takes a ball of his choice off the table.
-    Once lapsed (the ball was not taken before the next shot) there is nothing to ask."""
+    """FP-6/FP-7: who got the point, and that he takes a ball of his choice off the table;
+    CV-1 ("American"): the offender's point, and that he puts one of his balls back. Once
+    lapsed (the ball was not taken or put back before the next shot) there is nothing to ask."""
     foul = snap["foul"]
     if foul.get("lapsed"):
         return
-    c.fit(
-        2,
-        y,
-        (width or c.width) - 2,
-        t.gettext("+1 {name}: takes ball"),
-        name=name(snap, foul["penalty_to"]),
-    )
+    if foul.get("rule") == "american":
+        template, side = t.gettext("−1 {name}: ball back"), foul["offender"]
+    else:
+        template, side = t.gettext("+1 {name}: takes ball"), foul["penalty_to"]
+    c.fit(2, y, (width or c.width) - 2, template, name=name(snap, side))
+
+
+def rule_tag(c: Canvas, snap: dict, t) -> str:
+    """A club rule that changes the score, named where it is on (CV-1): "" for the official
+    rules, so the official screens are as they were."""
+    if snap.get("penalty") != "american":
+        return ""
+    return t.gettext("American") if c.wide else t.gettext("Am.")
 
 
 # Foul kinds as RULES.md names them; the clause is where each is defined.

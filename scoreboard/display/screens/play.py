@@ -2,7 +2,7 @@
 
 from scoreboard.display.canvas import ROWS
 from scoreboard.display.screens.drawings import ball
-from scoreboard.display.screens.parts import SIDES, frames_text, name
+from scoreboard.display.screens.parts import SIDES, frames_text, name, rule_tag
 
 
 def draw(c, snap, t) -> int:
@@ -33,8 +33,12 @@ def draw(c, snap, t) -> int:
     side_room = (c.width - c.width_of(frames, bold=True)) // 2 - 8
     balls = snap["balls_on_table"]
     left = t.ngettext("{n} ball left", "{n} balls left", balls).format(n=balls)
+    tag = rule_tag(c, snap, t)  # CV-1: the club's penalty, where it is on
+    if tag:
+        tag_width = 2 + c.fit(2, bottom, side_room, "{s}", fill=c.dim, s=tag) + 6
+        side_room -= tag_width
     if c.wide and c.fits(side_room, left):
-        c.text(2, bottom, left, fill=c.dim)
+        c.text(2 + (tag_width if tag else 0), bottom, left, fill=c.dim)
         c.fit(
             c.width - side_room - 2,
             bottom,
