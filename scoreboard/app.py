@@ -6,6 +6,7 @@ exactly the last state they showed. When the disk refuses a write, the step is s
 marked "not saved", and kept in memory until the disk takes it (scoreboard/storage.py).
 """
 
+import dataclasses
 import logging
 import time
 from dataclasses import dataclass
@@ -21,14 +22,25 @@ from scoreboard.inputs.events import (
 )
 from scoreboard.journal import last_archived
 from scoreboard.loop import EventLoop
-from scoreboard.match import Match
+from scoreboard.match import UNDO, Match
 from scoreboard.matchlog import LogError, format_event, parse_line, replay
 from scoreboard.panel import SETUP, Outcome, Panel
-from scoreboard.phase import OVER
+from scoreboard.phase import OVER, Phase
 from scoreboard.pot_ledger import PotLedger, is_board_pot
 from scoreboard.rules.errors import RuleError
+from scoreboard.rules.events import Break
 from scoreboard.screensaver import ScreenSaver
 from scoreboard.service import Service
+from scoreboard.setup_screen import command, model
+from scoreboard.setup_screen.command import SetupNext
+from scoreboard.setup_screen.desk import SetupDesk
+from scoreboard.setup_screen.settings import (
+    LANG_COMMENT,
+    MatchSettings,
+    SettingsError,
+    from_config,
+    lang_of,
+)
 from scoreboard.storage import Storage
 from scoreboard.summary import summarise
 
@@ -36,22 +48,16 @@ LOGGER = logging.getLogger("scoreboard")
 HINT_SECONDS = 4.0
 
 
-def setup_lines(config: Config) -> list[str]:
-    """The first record of a new match: when it started and its settings from the config."""
-    m, started = config.match, datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    return [
-        f"# match started {started}",
-        f"players {log_name(m.player_a)} {log_name(m.player_b)}",
-        f"race {m.race}",
-        f"target {m.target}",
-        f"option jumped-ball={config.rules.jumped_ball}",
-        f"option penalty={config.rules.penalty}",
-    ]
-
-
-def log_name(name: str) -> str:
-    """A name as one word of the match log: spaces become underscores (shown as spaces)."""
-    return "_".join(name.split())
+def setup_lines(config: Config, settings: MatchSettings | None = None) -> list[str]:
+    """The first record of a new match: when it started and its settings (the config's, or
+    `settings` chosen at the table or sent for it). The language is written only when it is
+    not the config's: a match set up in another language keeps it across a restart."""
+    started = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    settings = settings or from_config(config)
+    lines = settings.lines()
+    if settings.lang == config.display.language:
+        lines = [line for line in lines if not line.startswith(LANG_COMMENT)]
+    return [f"# match started {started}", *lines]
 
 
 @dataclass
@@ -86,6 +92,8 @@ class App:
         # Taken by the wiring before the displays when it runs for real (the lock).
         self.storage = storage or Storage(state_dir, log=self.log, warn=self.warn)
         self.storage.start()
+        # The setup screen and the next match's settings (scoreboard/setup_screen/).
+        self.desk = SetupDesk(state_dir, config, warn=self.warn)
         self.match = self._resume()
         # Which board pots the journal holds (pot_ledger.py). A new match carries them
         # over; a power cut between the archive and the new match's first record leaves
@@ -104,6 +112,8 @@ class App:
         self._restorable: int | None = None  # the match a new match just archived
         # OLED burn-in: dim, then a moving saver; the press that wakes it does nothing else.
         self.saver = ScreenSaver.from_config(config.display, screens, self.loop.call_later)
+        self.lang = config.display.language  # the match's language (its setup, or the config's)
+        self._follow_language()
 
     def _new_panel(self) -> Panel:
         return Panel(self.match, **self._panel_timings())
@@ -128,7 +138,7 @@ class App:
     def _resume(self) -> Match:
         """Replay the journal; start a new match from the config when it is empty."""
         if not self.storage.lines:
-            self.storage.append(setup_lines(self.config))
+            self.storage.append(setup_lines(self.config, self.desk.next_settings()))
         try:
             return replay(self.storage.lines)
         except LogError as exc:
@@ -162,9 +172,75 @@ class App:
         match event:
             case BoardHello():
                 self.ledger.hello(event)
+            case SetupNext():
+                self._setup_next(event)
+            case ButtonHold(button="undo") if self.desk.is_open:
+                self.desk.close()  # UNDO held asks for a new match, in the setup too
+                self._play(self.panel.handle(event))
+            case ButtonPress() | ButtonHold() if self.desk.is_open:
+                self._setup_press(event)
             case Pot() | ButtonPress() | ButtonHold():
                 self._play(self.panel.handle(event), pot=event if isinstance(event, Pot) else None)
         self.show()
+
+    # -- the next match's settings (scoreboard/setup_screen/) ----------------------------------
+    def _setup_press(self, event: ButtonPress | ButtonHold) -> None:
+        """A button while the setup screen is open (setup_screen/model.py)."""
+        asks = self.desk.press(event.button, held=isinstance(event, ButtonHold))
+        if asks == model.START:
+            self.take_settings(self.desk.draft.settings)
+        elif asks not in (None, model.CLOSE):
+            self.set_hint(asks)
+
+    def _setup_next(self, event: SetupNext) -> None:
+        """Settings sent through the queue (the phone, the club): setup_screen/command.py."""
+        try:
+            settings = command.resolve(event, self.desk.next_settings())
+        except SettingsError as exc:
+            self.log(f"setup from {event.source} refused: {exc}")
+            event.answer(False, str(exc))
+            return
+        if self.desk.is_open:
+            self.desk.show(settings)
+            where = command.ON_SCREEN
+        elif self._not_begun() or self.match.phase == Phase.MATCH_OVER:
+            where = self.take_settings(settings)
+        else:
+            self.desk.wait(settings)
+            self.set_hint("setup-next-match")
+            where = command.PENDING
+        self.log(f"setup from {event.source}: {where}")
+        event.answer(True, where)
+
+    def _not_begun(self) -> bool:
+        """No shot yet: the match may still take other settings (a chosen breaker is undone)."""
+        return not self.match.state.started and self.match.phase in (Phase.LAG, Phase.BREAK)
+
+    def take_settings(self, settings: MatchSettings) -> str:
+        """Start with `settings`: this match if nothing is played yet, else a new match. The
+        setup's own file is written first: a cut before the journal takes them leaves the
+        table where it was, with these settings offered again."""
+        self.desk.started(settings)
+        if not self._not_begun():
+            self.new_match(settings)
+            return command.STARTED
+        undo = [UNDO] if self.match.events and isinstance(self.match.events[-1], Break) else []
+        lines = setup_lines(self.config, settings)[1:]
+        items = tuple(undo) + tuple(i for i in map(parse_line, lines) if i is not None)
+        comment = [line for line in lines if line.startswith(LANG_COMMENT)]
+        if self.commit(Outcome(items=items), mark=comment or [f"{LANG_COMMENT}{settings.lang}"]):
+            self._follow_language()
+        return command.APPLIED
+
+    def _follow_language(self) -> None:
+        """The screens in the match's language: its setup's, else the config's."""
+        lang = lang_of(self.storage.lines) or self.config.display.language
+        if lang != self.lang:
+            self.lang = lang
+            for screen in self.screens:
+                if hasattr(screen, "lang"):
+                    screen.lang = lang
+            self.shown = None
 
     def _play(self, outcome: Outcome, *, pot: Pot | None = None) -> None:
         mark = self.ledger.mark(pot)
@@ -212,18 +288,21 @@ class App:
             self._frame_bytes = 0
         return True
 
-    def new_match(self) -> None:
-        """Archive this match (finished or not) and start a new one from the config."""
+    def new_match(self, settings: MatchSettings | None = None) -> None:
+        """Archive this match (finished or not) and start a new one with `settings` (the
+        next match's: sent for it, else the last match's, else the config's)."""
         meta = summarise(self.match, self.storage.lines)
         # In memory at once; on disk in this order, now or once the disk takes it again.
         saved = self.storage.archive(meta)
         archived = last_archived(self.storage.state_dir) if saved else None
-        self._write(setup_lines(self.config) + self.ledger.carry())
+        settings = settings or self.desk.next_settings()
+        self._write(setup_lines(self.config, settings) + self.ledger.carry())
         self._restorable = archived.number if archived else None
         self.hint = None  # the question about a new match is answered
         self.match = replay(self.storage.lines)
         self.panel = self._new_panel()
         self.faults.new_match()
+        self._follow_language()
 
     def _restore_match(self) -> None:
         """UNDO right after a new match, before any play: the archived match comes back
@@ -236,6 +315,7 @@ class App:
             self._write(carry)
         self.match = replay(self.storage.lines)
         self.panel = self._new_panel()
+        self._follow_language()
         self.set_hint("match-restored")
 
     def reconfigure(self, config: Config) -> None:
@@ -243,23 +323,30 @@ class App:
         language at once; players and match settings for this match if nothing has been
         played in it yet, else for the next one. The display says which, once."""
         old, self.config = self.config, config
+        self.desk.config = config
         for name, value in self._panel_timings().items():  # the open shot stays open
             setattr(self.panel, name, value)
         if config.display.language != old.display.language:
+            self.lang = config.display.language
             for screen in self.screens:
                 if hasattr(screen, "lang"):
                     screen.lang = config.display.language
             self.shown = None  # the same state, drawn again in the new language
-        settings = setup_lines(config)[1:]  # without the time it started
-        if settings == setup_lines(old)[1:]:
+        settings = from_config(config)
+        if dataclasses.replace(settings, lang="en") == dataclasses.replace(
+            from_config(old), lang="en"
+        ):
             self.log("config reloaded")
             return
         if self.match.events and not all(isinstance(e, SETUP) for e in self.match.events):
             self.log("config reloaded: the new players and settings are for the next match")
+            self.desk.wait(settings)
             self.set_hint("config-next-match")
             return
-        items = tuple(parse_line(line) for line in settings)
+        lines = [line for line in settings.lines() if not line.startswith(LANG_COMMENT)]
+        items = tuple(parse_line(line) for line in lines)
         if self.commit(Outcome(items=items)):
+            self.desk.started(settings)
             self.log("config reloaded: this match has the new players and settings")
             self.set_hint("config-applied")
 
@@ -280,7 +367,10 @@ class App:
         if (not_saved := self.storage.shown_fault()) is not None:
             faults = (not_saved, *faults)  # first: it is what the table must know now
             self.storage.keep_trying(self.loop.call_later, self.show)
-        shown = Shown(self.match.snapshot(), faults, self.hint)
+        snapshot = self.match.snapshot()
+        if self.desk.is_open:  # the setup screen over the match (docs/ARCHITECTURE.md)
+            snapshot["setup"] = self.desk.view()
+        shown = Shown(snapshot, faults, self.hint)
         if shown == self.shown:
             return
         self.shown = shown

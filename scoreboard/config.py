@@ -50,6 +50,8 @@ class MatchConfig:
     player_b: str = _opt("Гравець 2", length=(1, 20), name=True)
     race: int = _opt(1, limits=(1, 99))
     target: int = _opt(8, limits=(1, 8))
+    # The club's players, offered first by the setup screen (scoreboard/setup_screen/).
+    roster: tuple[str, ...] = _opt((), length=(1, 20), name=True)
 
 
 @dataclass(frozen=True)
@@ -282,6 +284,16 @@ class _Reader:
 
     def value(self, f, value, table: str, key: str, index: int | None):
         meta = f.metadata
+        if f.type == tuple[str, ...]:
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                self.fail(f"must be a list of strings, got {value!r}", table, key, index)
+            seen = set()
+            for v in value:
+                self.check_value(meta, v, table, key, index)
+                if " ".join(v.split()).casefold() in seen:  # the table could not tell who is who
+                    self.fail(f"{v!r} is listed twice", table, key, index)
+                seen.add(" ".join(v.split()).casefold())
+            return tuple(value)
         if f.type == tuple[int, ...]:
             if not isinstance(value, list) or not all(_is_int(v) for v in value):
                 self.fail(f"must be a list of whole numbers, got {value!r}", table, key, index)

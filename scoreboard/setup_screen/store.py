@@ -1,0 +1,114 @@
+"""The setup's own file in the state folder (`setup.json`): the last settings, the next
+match's settings while they wait, the names used recently (most recent first) and the setup
+screen's draft while it is open, so a power cut mid-setup comes back to the same screen.
+
+Each save is a new file made durable and renamed into place (a power cut leaves the old file
+or the new one, never half of one). A file that cannot be read or is damaged is set aside
+as `setup.json.bad` with a warning, and the table goes on from the config: this file only
+remembers conveniences; the match itself is in the journal.
+"""
+
+import contextlib
+import json
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from scoreboard.setup_screen.settings import MatchSettings, SettingsError, name_problem
+
+FILE_NAME = "setup.json"
+RECENT_KEPT = 20  # recent names remembered
+
+
+@dataclass(frozen=True)
+class Kept:
+    """What `setup.json` holds."""
+
+    last: MatchSettings | None = None  # the settings the last match started with
+    pending: MatchSettings | None = None  # the next match's, sent while a match was in play
+    recent: tuple[str, ...] = ()  # names used, most recent first
+    draft: dict | None = None  # the open setup screen (model.py `Draft.to_dict`)
+
+    def used(self, *names: str) -> "Kept":
+        """`names` moved to the front of the recent names."""
+        recent = [n for n in names if n]
+        recent += [n for n in self.recent if n.casefold() not in {r.casefold() for r in names}]
+        return replace(self, recent=tuple(recent[:RECENT_KEPT]))
+
+    def to_dict(self) -> dict:
+        return {
+            "last": self.last.to_dict() if self.last else None,
+            "pending": self.pending.to_dict() if self.pending else None,
+            "recent": list(self.recent),
+            "draft": self.draft,
+        }
+
+
+@dataclass
+class SetupStore:
+    state_dir: Path
+    warn: object = print
+    kept: Kept = field(default_factory=Kept)
+
+    def __post_init__(self) -> None:
+        self.state_dir = Path(self.state_dir)
+        self.path = self.state_dir / FILE_NAME
+
+    def load(self) -> Kept:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            self.kept = _kept(data)
+        except FileNotFoundError:
+            self.kept = Kept()
+        except (OSError, ValueError, TypeError, KeyError, SettingsError) as exc:
+            self.warn(f"setup: {self.path} cannot be used ({exc}); set aside as {FILE_NAME}.bad")
+            with contextlib.suppress(OSError):
+                os.replace(self.path, self.path.with_name(FILE_NAME + ".bad"))
+            self.kept = Kept()
+        return self.kept
+
+    def save(self, kept: Kept) -> bool:
+        """Make `kept` durable; False (with a warning) if the disk refused it."""
+        self.kept = kept
+        data = json.dumps(kept.to_dict(), ensure_ascii=False, indent=1).encode()
+        tmp = self.path.with_name(FILE_NAME + ".tmp")
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o640)
+            try:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view) :]
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.replace(tmp, self.path)
+            dir_fd = os.open(self.state_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+            try:
+                os.fsync(dir_fd)
+            finally:
+                os.close(dir_fd)
+        except OSError as exc:
+            self.warn(f"setup: {self.path} not saved: {exc.strerror or exc}")
+            return False
+        return True
+
+
+def _kept(data: dict) -> Kept:
+    if not isinstance(data, dict):
+        raise ValueError("not a JSON object")
+
+    def settings(value):
+        return MatchSettings.from_dict(value) if value is not None else None
+
+    recent = data.get("recent", [])
+    if not isinstance(recent, list) or not all(isinstance(n, str) for n in recent):
+        raise ValueError("recent must be a list of names")
+    draft = data.get("draft")
+    if draft is not None and not isinstance(draft, dict):
+        raise ValueError("draft must be an object")
+    return Kept(
+        last=settings(data.get("last")),
+        pending=settings(data.get("pending")),
+        recent=tuple(n for n in recent if name_problem(n) is None)[:RECENT_KEPT],
+        draft=draft,
+    )

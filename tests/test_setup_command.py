@@ -1,0 +1,149 @@
+"""The next match's settings as a command on the app's one queue (setup_screen/command.py):
+what the phone page and the club's MQTT `assign` send through the local socket."""
+
+import pytest
+
+from scoreboard import config as configuration
+from scoreboard.app import App
+from scoreboard.inputs.events import ButtonHold, ButtonPress, Pot
+from scoreboard.journal import read_journal
+from scoreboard.loop import ManualClock
+from scoreboard.matchlog import replay
+from scoreboard.setup_screen.command import SetupNext, from_payload
+from scoreboard.setup_screen.settings import MatchSettings, SettingsError
+
+
+class Screen:
+    lang = "uk"
+
+    def __init__(self):
+        self.frames = []
+
+    def show(self, snapshot, *, faults=(), hint=None):
+        self.frames.append((snapshot, hint, self.lang))
+
+
+@pytest.fixture
+def table(tmp_path):
+    apps = []
+
+    def start(text='[match]\nplayer_a = "Олена"\nplayer_b = "Тарас"\nrace = 3\ntarget = 2\n'):
+        screen = Screen()
+        app = App(
+            configuration.loads(text),
+            state_dir=tmp_path,
+            screens=[screen],
+            clock=ManualClock(1000.0),
+            log=lambda m: None,
+        )
+        app.start()
+        app.screen = screen
+        apps.append(app)
+        return app
+
+    yield start
+    for app in apps:
+        app.close()
+
+
+def feed(app, *events):
+    for event in events:
+        app.loop.put(event)
+    app.loop.run_pending()
+    return app.screen.frames[-1][0]
+
+
+def send(app, payload: dict) -> tuple[bool, str]:
+    replies = []
+    app.loop.put(from_payload(payload, reply=lambda ok, message: replies.append((ok, message))))
+    app.loop.run_pending()
+    (reply,) = replies
+    return reply
+
+
+def durable(tmp_path) -> dict:
+    return replay(read_journal(tmp_path).lines).snapshot()
+
+
+def test_settings_sent_before_the_first_shot_are_this_matchs_and_journaled(table, tmp_path):
+    app = table()
+    assert send(app, {"players": ["Ія", "Петро"], "race": 2}) == (True, "this match")
+    s = app.screen.frames[-1][0]
+    assert s["players"] == {"A": "Ія", "B": "Петро"} and s["race"] == 2 and s["target"] == 2
+    assert durable(tmp_path)["players"] == s["players"]
+    s = feed(app, ButtonPress("undo", 5.0))  # UNDO never takes back the settings
+    assert s["players"] == {"A": "Ія", "B": "Петро"} and app.screen.frames[-1][1] == "nothing-to-undo"
+
+
+def test_a_chosen_breaker_is_journaled_and_undo_takes_back_only_the_break(table, tmp_path):
+    app = table()
+    assert send(app, {"players": ["Ія", "Петро"], "breaker": "B"})[0]
+    s = app.screen.frames[-1][0]
+    assert s["phase"] == "break" and s["breaker"] == "B" and durable(tmp_path)["breaker"] == "B"
+    s = feed(app, ButtonPress("undo", 5.0))
+    assert s["phase"] == "lag" and s["players"] == {"A": "Ія", "B": "Петро"}
+    assert send(app, {"breaker": "A"})[0]  # a break chosen again replaces it, still before play
+    assert app.screen.frames[-1][0]["breaker"] == "A"
+
+
+def test_settings_sent_during_play_wait_for_the_next_match_across_a_restart(table, tmp_path):
+    app = table()
+    feed(app, ButtonPress("A", 1.0), Pot(1, 2.0))  # play has begun
+    assert send(app, {"players": ["Ія", "Петро"]}) == (True, "next match")
+    s = app.screen.frames[-1][0]
+    assert s["players"] == {"A": "Олена", "B": "Тарас"} and s["score"] == {"A": 1, "B": 0}
+    assert app.screen.frames[-1][1] == "setup-next-match"
+    app.close()
+    app = table()  # a power cut: the waiting settings are kept in the state folder
+    s = feed(app, ButtonHold("undo", 40.0), ButtonPress("undo", 41.0))  # a new match
+    assert s["players"] == {"A": "Ія", "B": "Петро"} and s["race"] == 3 and s["phase"] == "lag"
+
+
+def test_settings_sent_after_the_match_start_the_next_and_undo_brings_the_old_back(table):
+    app = table()
+    feed(app, ButtonPress("A", 1.0), Pot(1, 2.0), Pot(2, 3.0))  # 2:0, frame over
+    for n in range(2):
+        feed(app, ButtonPress("A", 10.0 + 20 * n), ButtonPress("A", 11.0 + 20 * n))
+        feed(app, Pot(1, 12.0 + 20 * n), Pot(2, 13.0 + 20 * n))
+    assert app.screen.frames[-1][0]["phase"] == "match-over"
+    assert send(app, {"players": ["Ія", "Петро"], "race": 1}) == (True, "new match")
+    s = app.screen.frames[-1][0]
+    assert s["phase"] == "lag" and s["players"] == {"A": "Ія", "B": "Петро"} and s["race"] == 1
+    s = feed(app, ButtonPress("undo", 90.0))
+    assert s["phase"] == "match-over" and s["players"] == {"A": "Олена", "B": "Тарас"}
+
+
+def test_bad_settings_are_refused_with_the_reason_and_change_nothing(table, tmp_path):
+    app = table()
+    before = read_journal(tmp_path).lines
+    ok, message = send(app, {"players": ["Ія", "ія"]})
+    assert not ok and "different names" in message
+    ok, message = send(app, {"race": 0})
+    assert not ok and "race is 1 to 99" in message
+    ok, message = send(app, {"options": {"jumped-ball": "maybe"}})
+    assert not ok and "jumped-ball" in message
+    assert read_journal(tmp_path).lines == before
+    with pytest.raises(SettingsError, match="unknown setting 'colour'"):
+        from_payload({"type": "command", "id": "1", "cmd": "setup", "colour": "red"})
+
+
+def test_a_match_set_up_in_another_language_keeps_it_across_a_restart(table):
+    app = table()
+    assert send(app, {"lang": "en"})[0]
+    assert app.screen.lang == "en"
+    app.close()
+    app = table()
+    assert app.screen.lang == "en"  # the journal's setup record says so
+    feed(app, ButtonPress("A", 1.0), Pot(1, 2.0))
+    app.new_match(MatchSettings(players=("Ія", "Петро")))  # back to the config's language
+    assert app.screen.lang == "uk"
+
+
+def test_a_command_event_with_settings_needs_no_payload(table):
+    app = table()
+    replies = []
+    settings = MatchSettings(players=("Ія", "Петро"), target=5, breaker="A")
+    app.loop.put(SetupNext(settings, reply=lambda ok, m: replies.append(ok), source="test"))
+    app.loop.run_pending()
+    s = app.screen.frames[-1][0]
+    assert replies == [True] and s["target"] == 5 and s["striker"] == "A"
