@@ -383,3 +383,14 @@ def test_spi_speed_is_one_luma_accepts_and_only_for_spi_displays():
     assert caught.value.key == "display.screen[1].spi_speed_hz" and "1000000" in caught.value.reason
     with pytest.raises(ConfigError, match="not used by a ssd1306 display on i2c"):
         loads("[[display.screen]]\nspi_speed_hz = 1000000\n")
+
+
+def test_the_roster_is_a_list_of_names_none_twice():
+    cfg = loads('[match]\nroster = ["Олена", "Тарас Шевчук"]\n')
+    assert cfg.match.roster == ("Олена", "Тарас Шевчук")
+    with pytest.raises(ConfigError, match="'олена' is listed twice"):
+        loads('[match]\nroster = ["Олена", "олена"]\n')
+    with pytest.raises(ConfigError, match="no '#'"):
+        loads('[match]\nroster = ["Ол#ена"]\n')
+    with pytest.raises(ConfigError, match="list of strings"):
+        loads("[match]\nroster = [1, 2]\n")

@@ -72,7 +72,9 @@ def test_settings_sent_before_the_first_shot_are_this_matchs_and_journaled(table
     assert s["players"] == {"A": "Ія", "B": "Петро"} and s["race"] == 2 and s["target"] == 2
     assert durable(tmp_path)["players"] == s["players"]
     s = feed(app, ButtonPress("undo", 5.0))  # UNDO never takes back the settings
-    assert s["players"] == {"A": "Ія", "B": "Петро"} and app.screen.frames[-1][1] == "nothing-to-undo"
+    assert (
+        s["players"] == {"A": "Ія", "B": "Петро"} and app.screen.frames[-1][1] == "nothing-to-undo"
+    )
 
 
 def test_a_chosen_breaker_is_journaled_and_undo_takes_back_only_the_break(table, tmp_path):
@@ -84,6 +86,9 @@ def test_a_chosen_breaker_is_journaled_and_undo_takes_back_only_the_break(table,
     assert s["phase"] == "lag" and s["players"] == {"A": "Ія", "B": "Петро"}
     assert send(app, {"breaker": "A"})[0]  # a break chosen again replaces it, still before play
     assert app.screen.frames[-1][0]["breaker"] == "A"
+    assert send(app, {"breaker": "lag"})[0]  # and the lag again takes the break back
+    s = app.screen.frames[-1][0]
+    assert s["phase"] == "lag" and s["breaker"] is None and durable(tmp_path)["phase"] == "lag"
 
 
 def test_settings_sent_during_play_wait_for_the_next_match_across_a_restart(table, tmp_path):
@@ -137,6 +142,11 @@ def test_a_match_set_up_in_another_language_keeps_it_across_a_restart(table):
     feed(app, ButtonPress("A", 1.0), Pot(1, 2.0))
     app.new_match(MatchSettings(players=("Ія", "Петро")))  # back to the config's language
     assert app.screen.lang == "uk"
+    app.new_match(MatchSettings(players=("Ія", "Петро"), lang="ru"))
+    assert app.screen.lang == "ru"
+    app.close()
+    app = table()
+    assert app.screen.lang == "ru"
 
 
 def test_a_command_event_with_settings_needs_no_payload(table):
@@ -147,3 +157,11 @@ def test_a_command_event_with_settings_needs_no_payload(table):
     app.loop.run_pending()
     s = app.screen.frames[-1][0]
     assert replies == [True] and s["target"] == 5 and s["striker"] == "A"
+
+
+def test_a_damaged_setup_file_is_set_aside_and_the_table_goes_on_from_the_config(table, tmp_path):
+    (tmp_path / "setup.json").write_text('{"last": {"race": "many"}}')
+    app = table()
+    assert (tmp_path / "setup.json.bad").exists()
+    assert app.screen.frames[-1][0]["players"] == {"A": "Олена", "B": "Тарас"}
+    assert send(app, {"race": 2}) == (True, "this match")
