@@ -19,6 +19,7 @@ CHANGES = {
     "match.player_b": '"Тарас"',
     "match.race": "3",
     "match.target": "7",
+    "match.roster": '["Олена", "Тарас"]',
     "rules.jumped_ball": '"spot"',
     "rules.penalty": '"american"',
     "display.language": '"en"',
@@ -122,6 +123,7 @@ def built(text: str, state_dir) -> dict:
             ),
             "link": link and (link.port, link.usb_id, link.lost_after),
             "state_dir": str(app.storage.state_dir),
+            "roster": app.desk.roster(),  # the names the setup screen offers
             "log_level": logging.getLogger("scoreboard").level,
         }
     finally:
