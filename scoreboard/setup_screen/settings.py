@@ -20,8 +20,8 @@ MAX_NAME = 20  # the longest name a payload or the config may give (config.py's 
 # The rule options a match can set, each with its values, the default first. A new option
 # (a rule profile) is one more entry here and one more `option key=value` the match log reads.
 OPTIONS: dict[str, tuple[str, ...]] = {
-    "jumped-ball": tuple(JumpedBall),  # D-4: foul, spot
-    "penalty": tuple(PenaltyRule),  # FP-6/FP-7 ball, or CV-1 the "American" penalty
+    "jumped-ball": tuple(map(str, JumpedBall)),  # D-4: foul, spot
+    "penalty": tuple(map(str, PenaltyRule)),  # FP-6/FP-7 ball, or CV-1 the "American" penalty
 }
 LANG_COMMENT = "# setup lang="  # the match's display language, a comment in its setup record
 
