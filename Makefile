@@ -48,7 +48,7 @@ bench: $(STAMP)
 # slow (tens of minutes), so not part of `test`. Re-runs only what changed since the last run.
 MUTATE_CHILDREN ?= 2
 mutate: $(STAMP)
-	@$(BIN)/python -c 'import mutmut' 2>/dev/null || $(BIN)/python -m pip install --quiet -e '.[sim,test,mutate]'
+	@$(BIN)/python -c 'import mutmut' 2>/dev/null || $(BIN)/python -m pip install --quiet -e '.[sim,test,web,mutate]'
 	@mkdir -p mutants
 	nice -n 10 $(BIN)/mutmut run --max-children $(MUTATE_CHILDREN) >mutants/run.log 2>&1 \
 	  || { tail -n 40 mutants/run.log; exit 1; }
@@ -75,7 +75,7 @@ $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) || { \
 	  echo "python3 -m venv failed: on Debian / Raspberry Pi OS run 'sudo apt install python3-venv'"; exit 1; }
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[sim,test]'
+	$(BIN)/python -m pip install --quiet -e '.[sim,test,web]'
 	@touch $@
 
 clean:

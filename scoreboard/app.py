@@ -109,6 +109,9 @@ class App:
         self.shown: Shown | None = None
         self._frame_bytes = 0
         self.extra_handlers: dict[type, object] = {}  # events the wiring handles itself
+        # Told of each record written (`written(lines, first_line_number)`) and each new
+        # picture (`shown(Shown)`), on the loop's thread; they must never wait (bridge/).
+        self.observers: list = []
         self._restorable: int | None = None  # the match a new match just archived
         # OLED burn-in: dim, then a moving saver; the press that wakes it does nothing else.
         self.saver = ScreenSaver.from_config(config.display, screens, self.loop.call_later)
@@ -260,6 +263,8 @@ class App:
         self.ledger.take(lines)
         before = self.storage.bytes_written
         durable = self.storage.append(lines)
+        for observer in self.observers:
+            observer.written(lines, len(self.storage.lines) - len(lines) + 1)
         self._frame_bytes += self.storage.bytes_written - before
         if not durable:
             self.ledger.relieve()  # a long fault must not fill the board's room for balls
@@ -379,6 +384,8 @@ class App:
                 screen.show(shown.snapshot, faults=shown.faults, hint=shown.hint)
             except Exception as exc:  # one failing display must not stop the others
                 self.warn(f"display {screen}: {exc}")
+        for observer in self.observers:
+            observer.shown(shown)
 
     def close(self) -> None:
         self.storage.close()

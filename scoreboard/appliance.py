@@ -8,8 +8,10 @@ way the same App, loop, panel and journal run.
 import time
 from dataclasses import dataclass
 
+from scoreboard import bridge
 from scoreboard import config as configuration
 from scoreboard.app import LOGGER, App
+from scoreboard.bridge.table import BridgeError, TableBridge
 from scoreboard.config import Config
 from scoreboard.display import create_displays
 from scoreboard.display.words import Timings
@@ -142,6 +144,8 @@ class Appliance:
             # The app's pot ledger answers the board's hello and acks what is durable.
             self.app.ledger.ack, self.app.ledger.sync = self.link.acknowledge, self.link.sync
         self.app.extra_handlers[LineEdge] = self._take
+        # The local socket for `scoreboard net` and MQTT, only when the network is on.
+        self.bridge = TableBridge.for_app(self.app) if bridge.wanted(config) else None
         self.app.extra_handlers[Reload] = self._reload
 
     def reload(self, path: str) -> None:
@@ -180,6 +184,7 @@ class Appliance:
             self._ticking = self.loop.call_at(max(min(due), now + 0.0005), self._tick)
 
     def run(self) -> None:
+        self.start_bridge()
         self.app.start()
         if self.link is not None:
             self.link.start()
@@ -191,7 +196,20 @@ class Appliance:
     def stop(self) -> None:
         self.loop.stop()
 
+    def start_bridge(self) -> None:
+        """Serve the local socket; the table plays on without it if it cannot."""
+        if self.bridge is None:
+            return
+        try:
+            self.bridge.start()
+        except BridgeError as exc:
+            self.app.warn(f"bridge: {exc}; the table plays on without its network side")
+            self.app.observers.remove(self.bridge)
+            self.bridge = None
+
     def close(self) -> None:
+        if self.bridge is not None:
+            self.bridge.stop()
         if self.link is not None:
             self.link.stop()
         self.buttons.close()

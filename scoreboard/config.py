@@ -148,6 +148,14 @@ class ServiceConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    # The table's web face (issue 12): `scoreboard net`, its own process, serves it on `port`;
+    # the table then serves its local socket (scoreboard/bridge/) for it.
+    enabled: bool = _opt(False)
+    port: int = _opt(8080, limits=(1, 65535))
+
+
+@dataclass(frozen=True)
 class Config:
     match: MatchConfig = MatchConfig()
     rules: RulesConfig = RulesConfig()
@@ -156,6 +164,7 @@ class Config:
     sensors: SensorsConfig = SensorsConfig()
     timings: TimingsConfig = TimingsConfig()
     service: ServiceConfig = ServiceConfig()
+    web: WebConfig = WebConfig()
 
 
 SECTIONS = {f.name: f.type for f in fields(Config)}
@@ -305,7 +314,13 @@ class _Reader:
         if f.type is float and (_is_int(value) or isinstance(value, float)):
             value = float(value)
         elif (f.type is int and not _is_int(value)) or not isinstance(value, f.type):
-            wanted = {int: "a whole number", float: "a number", str: "a string"}[f.type]
+            wanted = {
+                int: "a whole number",
+                float: "a number",
+                str: "a string",
+                bool: "true or false",
+            }
+            wanted = wanted[f.type]
             self.fail(f"must be {wanted}, got {value!r}", table, key, index)
         self.check_value(meta, value, table, key, index)
         return value

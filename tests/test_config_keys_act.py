@@ -12,6 +12,7 @@ from scoreboard import config as configuration
 from scoreboard.appliance import Appliance, screen_specs
 from scoreboard.commands.run import configure_logging
 from scoreboard.display import create_displays
+from scoreboard.net import address
 
 # A value other than the default for each key, and the section and screen it needs.
 CHANGES = {
@@ -59,6 +60,8 @@ CHANGES = {
     "timings.beam_stuck": "3.0",
     "service.state_dir": None,  # a path of the test's own
     "service.log_level": '"debug"',
+    "web.enabled": "true",
+    "web.port": "8081",
 }
 # The screen a display key needs to mean anything, and the sensors a pocket key needs.
 SCREEN_FOR = {
@@ -125,6 +128,8 @@ def built(text: str, state_dir) -> dict:
             "state_dir": str(app.storage.state_dir),
             "roster": app.desk.roster(),  # the names the setup screen offers
             "log_level": logging.getLogger("scoreboard").level,
+            "bridge": appliance.bridge is not None,  # the local socket for `scoreboard net`
+            "net": address(config),
         }
     finally:
         appliance.close()

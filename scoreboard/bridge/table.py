@@ -1,0 +1,200 @@
+"""The table's side of the socket: an asyncio server on a thread of its own.
+
+The app's loop thread only calls :meth:`TableBridge.shown` and :meth:`TableBridge.written`
+(the app's observers), which encode a line and hand it over with ``call_soon_threadsafe``: a
+non-blocking write to a pipe, whatever the clients do. Each client's unsent lines are bounded
+(``buffer_limit``); a client that lets them grow past it is dropped. Commands from a client are
+put on the app's one queue as :class:`BridgeCommand` and run on the loop thread like a button.
+"""
+
+import asyncio
+import contextlib
+import os
+import socket
+import stat
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from scoreboard.bridge import commands, socket_path
+from scoreboard.bridge.protocol import (
+    MAX_LINE,
+    Command,
+    ProtocolError,
+    encode,
+    event_message,
+    parse_command,
+    reply_message,
+    state_message,
+)
+
+BUFFER_LIMIT = 256 * 1024  # a client's unsent bytes before it counts as not reading
+MAX_PATH = 107  # sun_path holds 108 bytes with its NUL
+
+
+class BridgeError(Exception):
+    """The socket cannot be served (a path too long, a folder it cannot bind in)."""
+
+
+@dataclass(frozen=True)
+class BridgeCommand:
+    """A command from a client, on the app's queue; `reply(ok, message)` answers it."""
+
+    command: Command
+    reply: Callable[[bool, str], None]
+
+
+class TableBridge:
+    def __init__(self, app, path: str | os.PathLike, *, buffer_limit: int = BUFFER_LIMIT):
+        self.app = app
+        self.path = Path(path)
+        self.buffer_limit = buffer_limit
+        self.dropped = 0  # clients dropped for not reading (a figure for tests and benches)
+        self._aio: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._server = None
+        self._clients: set[asyncio.StreamWriter] = set()
+        self._last_state: bytes | None = None
+
+    @classmethod
+    def for_app(cls, app, **kwargs) -> "TableBridge":
+        """Serve `<state_dir>/table.sock` for `app`: its observer and its commands' handler."""
+        bridge = cls(app, socket_path(app.storage.state_dir), **kwargs)
+        app.observers.append(bridge)
+        app.extra_handlers[BridgeCommand] = bridge.run_command
+        return bridge
+
+    # -- start and stop (the wiring's thread) ---------------------------------------------------
+    def start(self) -> None:
+        sock = self._bind()
+        self._aio = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._aio.run_forever, name="bridge", daemon=True)
+        self._thread.start()
+        future = asyncio.run_coroutine_threadsafe(self._serve(sock), self._aio)
+        future.result(timeout=10)
+        self.app.log(f"bridge: serving {self.path}")
+
+    def _bind(self) -> socket.socket:
+        if len(os.fsencode(self.path)) > MAX_PATH:
+            raise BridgeError(f"{self.path}: too long for a Unix socket ({MAX_PATH} bytes at most)")
+        with contextlib.suppress(FileNotFoundError):
+            # Left by a table that was killed; the state folder's lock says none runs now.
+            if stat.S_ISSOCK(os.lstat(self.path).st_mode):
+                self.path.unlink()
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            sock.bind(str(self.path))
+            os.chmod(self.path, 0o660)  # the scoreboard group may connect (the net service)
+            sock.listen(16)
+        except OSError as exc:
+            sock.close()
+            raise BridgeError(f"cannot serve {self.path}: {exc.strerror or exc}") from None
+        sock.setblocking(False)
+        return sock
+
+    async def _serve(self, sock: socket.socket) -> None:
+        self._server = await asyncio.start_unix_server(self._client, sock=sock, limit=MAX_LINE)
+
+    def stop(self) -> None:
+        if self._aio is None:
+            return
+        asyncio.run_coroutine_threadsafe(self._close(), self._aio).result(timeout=10)
+        self._aio.call_soon_threadsafe(self._aio.stop)
+        self._thread.join(timeout=10)
+        self._aio.close()
+        self._aio = None
+        with contextlib.suppress(FileNotFoundError):
+            self.path.unlink()
+
+    async def _close(self) -> None:
+        if self._server is not None:
+            self._server.close()
+        for writer in list(self._clients):
+            writer.transport.abort()
+        self._clients.clear()
+
+    # -- the app's observer (the loop's thread): never waits -----------------------------------
+    def shown(self, shown) -> None:
+        """A new picture on the screens (app.Shown), in the screens' language."""
+        app = self.app
+        lang = next((s.lang for s in app.screens if hasattr(s, "lang")), None)
+        lang = lang or app.config.display.language
+        message = state_message(shown.snapshot, faults=shown.faults, hint=shown.hint, lang=lang)
+        self._post(self._state, encode(message))
+
+    def written(self, lines: list[str], first: int) -> None:
+        """A record the app accepted; `first` is its first line's number in the journal."""
+        for n, line in enumerate(lines, first):
+            if line and not line.startswith("#"):
+                self._post(self._broadcast, encode(event_message(n, line)))
+
+    def run_command(self, event: BridgeCommand) -> None:
+        """On the loop's thread, like a button: run it, then answer, then show."""
+        ok, message = commands.run(self.app, event.command.cmd, event.command.args)
+        event.reply(ok, message)
+        self.app.show()
+
+    def _post(self, fn, *args) -> None:
+        if self._aio is not None:
+            with contextlib.suppress(RuntimeError):  # closed while stopping
+                self._aio.call_soon_threadsafe(fn, *args)
+
+    # -- the bridge's thread --------------------------------------------------------------------
+    def _state(self, line: bytes) -> None:
+        self._last_state = line
+        self._broadcast(line)
+
+    def _broadcast(self, line: bytes) -> None:
+        for writer in list(self._clients):
+            self._send(writer, line)
+
+    def _send(self, writer: asyncio.StreamWriter, line: bytes) -> None:
+        transport = writer.transport
+        if transport.is_closing():
+            self._clients.discard(writer)
+            return
+        if transport.get_write_buffer_size() + len(line) > self.buffer_limit:
+            self.dropped += 1
+            self.app.warn(f"bridge: a client that does not read was dropped ({self.dropped})")
+            self._clients.discard(writer)
+            transport.abort()
+            return
+        writer.write(line)
+
+    async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._clients.add(writer)
+        if self._last_state is not None:
+            self._send(writer, self._last_state)
+        try:
+            while not writer.transport.is_closing():
+                try:
+                    line = await reader.readline()
+                except (ValueError, asyncio.LimitOverrunError):
+                    self._send(writer, encode(reply_message("", False, "line too long")))
+                    break
+                if not line:
+                    break
+                if line.strip():
+                    self._take(writer, line)
+        except ConnectionError:
+            pass
+        finally:
+            self._clients.discard(writer)
+            writer.transport.abort()
+
+    def _take(self, writer: asyncio.StreamWriter, line: bytes) -> None:
+        try:
+            command = parse_command(line)
+        except ProtocolError as exc:
+            self._send(writer, encode(reply_message("", False, str(exc))))
+            return
+        if command.cmd not in commands.COMMANDS:  # answered here: the table is not disturbed
+            ok, message = commands.run(self.app, command.cmd, command.args)
+            self._send(writer, encode(reply_message(command.id, ok, message)))
+            return
+
+        def reply(ok: bool, message: str) -> None:  # on the loop's thread
+            self._post(self._send, writer, encode(reply_message(command.id, ok, message)))
+
+        self.app.loop.put(BridgeCommand(command, reply))

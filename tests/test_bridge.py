@@ -1,0 +1,166 @@
+"""The local socket between the table and the network process (issue 12, docs/API.md): the
+state on connect and after each change shown, each accepted event, commands and replies, and
+a client that does not read never holds up the table."""
+
+import asyncio
+import json
+import os
+import socket
+import stat
+import time
+
+import pytest
+
+from scoreboard.bridge import socket_path
+from scoreboard.bridge.client import TableClient
+from scoreboard.journal import read_journal
+from scoreboard.matchlog import replay
+from tests.bridge_helpers import PATIENCE, LineClient, press, table, web_config
+
+
+@pytest.fixture
+def a(tmp_path):
+    appliance = table(tmp_path)
+    yield appliance
+    appliance.close()
+
+
+def status_json(state_dir) -> dict:
+    """What `scoreboard status --json` prints for the journal."""
+    return json.loads(json.dumps(replay(read_journal(state_dir).lines).snapshot()))
+
+
+def test_the_socket_is_served_only_when_the_web_is_enabled(tmp_path):
+    off = table(tmp_path / "off", web_config(enabled=False))
+    try:
+        assert off.bridge is None and not socket_path(tmp_path / "off").exists()
+    finally:
+        off.close()
+    on = table(tmp_path / "on")
+    try:
+        mode = os.stat(socket_path(tmp_path / "on")).st_mode
+        assert stat.S_ISSOCK(mode) and stat.S_IMODE(mode) == 0o660  # the group's to connect
+    finally:
+        on.close()
+    assert not socket_path(tmp_path / "on").exists()  # removed when the table stops
+
+
+def test_a_socket_left_by_a_killed_table_is_replaced(tmp_path):
+    stale = socket.socket(socket.AF_UNIX)
+    stale.bind(str(socket_path(tmp_path)))  # a socket file nobody listens on
+    stale.close()
+    second = table(tmp_path)
+    try:
+        client = LineClient(socket_path(tmp_path))
+        assert client.next()["type"] == "state"
+    finally:
+        second.close()
+
+
+def test_state_on_connect_and_after_each_change_is_what_status_json_prints(a, tmp_path):
+    client = LineClient(socket_path(tmp_path))
+    first = client.next()
+    assert first["type"] == "state" and first["state"] == status_json(tmp_path)
+    assert first["lang"] == "en" and first["faults"] == [] and first["hint"] is None
+    press(a, a.config.pins.player_a)  # lag: A breaks (GR-8.4)
+    state = client.next(pump=a.loop.run_pending, kind="state")
+    assert state["state"]["phase"] == "break" and state["state"]["breaker"] == "A"
+    assert state["state"] == status_json(tmp_path)
+
+
+def test_each_accepted_event_is_sent_with_its_line_number_in_the_journal(a, tmp_path):
+    client = LineClient(socket_path(tmp_path))
+    client.next()
+    press(a, a.config.pins.player_a)
+    event = client.next(pump=a.loop.run_pending, kind="event")
+    assert event["line"] == "break A"
+    assert read_journal(tmp_path).lines[event["n"] - 1] == "break A"
+
+
+def test_undo_by_command_takes_back_the_last_step_and_replies(a, tmp_path):
+    client = LineClient(socket_path(tmp_path))
+    client.next()
+    press(a, a.config.pins.player_a)
+    assert a.app.match.snapshot()["phase"] == "break"
+    client.send({"type": "command", "id": "u1", "cmd": "undo"})
+    reply = client.next(pump=a.loop.run_pending, kind="reply")
+    assert reply == {"type": "reply", "id": "u1", "ok": True, "message": "Undone: who breaks"}
+    assert a.app.match.snapshot()["phase"] == "lag"
+    # The change was shown (and sent) before the reply.
+    assert client.skipped[-1]["type"] == "state" and client.skipped[-1]["state"]["phase"] == "lag"
+    client.send({"type": "command", "id": "u2", "cmd": "undo"})
+    reply = client.next(pump=a.loop.run_pending, kind="reply")
+    assert reply["id"] == "u2" and reply["ok"] is False and reply["message"] == "Nothing to undo"
+
+
+def test_an_unknown_command_or_a_bad_line_gets_a_clear_error_reply(a, tmp_path):
+    client = LineClient(socket_path(tmp_path))
+    client.next()
+    client.send({"type": "command", "id": "x", "cmd": "launch"})
+    reply = client.next(kind="reply")
+    assert reply["id"] == "x" and not reply["ok"]
+    assert (
+        reply["message"].startswith("unknown command 'launch' (known: ")
+        and "undo" in reply["message"]
+    )
+    client.send(b"{not json\n")
+    assert "not JSON" in client.next(kind="reply")["message"]
+    client.send({"type": "hello"})
+    assert "unknown message type" in client.next(kind="reply")["message"]
+    assert a.app.match.snapshot()["phase"] == "lag"  # nothing happened at the table
+
+
+def test_a_client_that_never_reads_is_dropped_and_the_table_goes_on(tmp_path):
+    a = table(tmp_path)
+    a.bridge.buffer_limit = 16 * 1024
+    try:
+        sleeper = LineClient(socket_path(tmp_path), rcvbuf=4096)  # never reads
+        reader = LineClient(socket_path(tmp_path))
+        reader.next()
+        pins = a.config.pins
+        presses = 0
+        deadline = time.monotonic() + PATIENCE
+        while a.bridge.dropped == 0 and time.monotonic() < deadline:
+            # Each press and its UNDO: two states and two events the sleeper never takes.
+            press(a, pins.player_a)
+            press(a, pins.undo)
+            reader.drain()
+            presses += 1
+        assert a.bridge.dropped == 1 and presses > 1
+        # The reader got every change all along, the last one included.
+        last = None
+        while last is None or last["state"] != a.app.shown.snapshot:
+            last = reader.next(pump=a.loop.run_pending, kind="state")
+        sleeper.close()
+    finally:
+        a.close()
+
+
+def test_the_asyncio_client_reconnects_by_itself_and_yields_states(tmp_path):
+    async def scenario():
+        a = table(tmp_path)
+        path = socket_path(tmp_path)
+        async with TableClient(path) as client:
+            await client.wait_connected(PATIENCE)
+            assert client.state["state"]["phase"] == "lag"
+            reply = await client.command("undo")
+            assert reply["ok"] is False  # the table's loop did not run: it answers later
+            a.close()  # the table stops (as on a restart)
+            messages = client.messages()
+            async with asyncio.timeout(PATIENCE):
+                while (await anext(messages)) != {"type": "link", "connected": False}:
+                    pass
+                gone = await client.command("undo")
+                assert gone["ok"] is False and gone["message"] == "the table is not connected"
+                b = table(tmp_path)
+                try:
+                    press(b, b.config.pins.player_a)
+                    while True:
+                        message = await anext(messages)
+                        if message["type"] == "state" and message["state"]["phase"] == "break":
+                            break
+                    assert client.connected
+                finally:
+                    b.close()
+
+    asyncio.run(scenario())
