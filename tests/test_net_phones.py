@@ -1,0 +1,73 @@
+"""Paired phones (issue 12, docs/threat-model.md): tokens kept hashed, durable, 30 days, revocable."""
+
+import os
+import stat
+
+from scoreboard.loop import ManualClock
+from scoreboard.net.phones import LIFETIME, Phones
+
+
+def test_a_paired_phone_is_found_by_its_token_and_no_other(tmp_path):
+    phones = Phones(tmp_path, clock=ManualClock(1e9))
+    token, phone = phones.add("Olena's phone")
+    assert phones.find(token) == phone
+    assert phones.find(token + "x") is None
+    assert phones.find("") is None and phones.find(None) is None
+    assert phone.name == "Olena's phone"
+
+
+def test_the_file_keeps_no_token_only_its_hash_and_only_for_this_user(tmp_path):
+    phones = Phones(tmp_path, clock=ManualClock(1e9))
+    token, _ = phones.add("x")
+    text = (tmp_path / "phones.json").read_text()
+    assert token not in text
+    assert stat.S_IMODE(os.stat(tmp_path / "phones.json").st_mode) == 0o600
+
+
+def test_pairing_survives_a_restart(tmp_path):
+    clock = ManualClock(1e9)
+    token, phone = Phones(tmp_path, clock=clock).add("x")
+    assert Phones(tmp_path, clock=clock).find(token) == phone
+
+
+def test_a_pairing_is_good_for_30_days(tmp_path):
+    clock = ManualClock(1e9)
+    phones = Phones(tmp_path, clock=clock)
+    token, _ = phones.add("x")
+    clock.advance(LIFETIME - 1)
+    assert phones.find(token) is not None
+    clock.advance(1)
+    assert phones.find(token) is None
+    assert phones.list() == []
+
+
+def test_a_revoked_phone_is_let_in_no_more_here_or_in_another_process(tmp_path):
+    clock = ManualClock(1e9)
+    server, command_line = Phones(tmp_path, clock=clock), Phones(tmp_path, clock=clock)
+    kept, _ = server.add("kept")
+    token, phone = server.add("lost")
+    assert server.find(token) is not None  # the server has read the file
+    assert command_line.revoke(phone.id)
+    assert server.find(token) is None
+    assert server.find(kept) is not None
+    assert not command_line.revoke(phone.id)  # gone already
+
+
+def test_the_list_shows_names_and_ids_never_hashes(tmp_path):
+    clock = ManualClock(1e9)
+    phones = Phones(tmp_path, clock=clock)
+    phones.add("first")
+    clock.advance(1)
+    phones.add("\x1b[2Jsecond\n")
+    listed = [p.public() for p in phones.list()]
+    assert [p["name"] for p in listed] == ["first", "[2Jsecond"]
+    assert all("token_sha256" not in p for p in listed)
+
+
+def test_a_damaged_list_lets_nobody_in(tmp_path):
+    phones = Phones(tmp_path, clock=ManualClock(1e9))
+    token, _ = phones.add("x")
+    (tmp_path / "phones.json").write_text("{not json")
+    assert phones.find(token) is None
+    again, _ = phones.add("y")  # pairing again starts a new list
+    assert phones.find(again) is not None and phones.find(token) is None
