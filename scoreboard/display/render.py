@@ -9,8 +9,9 @@ from scoreboard.display import led, screens
 from scoreboard.display.canvas import Canvas
 from scoreboard.display.drivers import DRIVERS
 from scoreboard.display.drivers import PANELS as PANEL_NAMES
-from scoreboard.display.i18n import DEFAULT_LANGUAGE
-from scoreboard.display.screens import saver
+from scoreboard.display.i18n import DEFAULT_LANGUAGE, translator
+from scoreboard.display.screens import pairing, saver
+from scoreboard.display.words import Words
 
 
 @dataclass(frozen=True)
@@ -70,3 +71,9 @@ def render(
 def render_saver(snapshot: dict, p: Panel, step: int) -> Image.Image:
     """The screen saver's picture at `step` (scoreboard/screensaver.py)."""
     return saver.draw(Canvas(p.width, p.height, p.mode), snapshot, step).image
+
+
+def render_pairing(code: str, url: str, p: Panel, *, lang=DEFAULT_LANGUAGE) -> Image.Image:
+    """The pairing screen: the code a phone types and a QR code of ``url`` (issue 12)."""
+    c = Canvas(p.width, p.height, p.mode)
+    return pairing.draw(c, code, url, Words(translator(lang), wide=c.wide)).image

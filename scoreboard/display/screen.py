@@ -7,7 +7,7 @@ from luma.core.virtual import sevensegment
 
 from scoreboard.display import devices, led
 from scoreboard.display.i18n import DEFAULT_LANGUAGE, translator
-from scoreboard.display.render import render, render_saver
+from scoreboard.display.render import render, render_pairing, render_saver
 
 log = logging.getLogger("scoreboard.display")
 
@@ -39,6 +39,8 @@ class Screen:
         # LED digits do not burn in. `saver_step` set: the saver is shown, at that step.
         self.burns_in = not panel.matrix and not segments
         self.saver_step: int | None = None
+        # A phone's pairing code (scoreboard/phone/): (code, url) while an OLED shows it.
+        self.pairing: tuple[str, str] | None = None
         self.contrast = contrast  # the configured contrast, restored on waking
         self.level: int | None = contrast  # the contrast the device was last set to
         self._args = None  # the last show()'s arguments, for redraw()
@@ -58,6 +60,8 @@ class Screen:
             picture = led.sevensegment_text(snapshot)
         elif self.saver_step is not None:
             picture = render_saver(snapshot, self.panel, self.saver_step)
+        elif self.pairing is not None and self.burns_in:
+            picture = render_pairing(*self.pairing, self.panel, lang=self.lang)
         else:
             picture = render(
                 snapshot,

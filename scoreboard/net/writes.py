@@ -1,0 +1,182 @@
+"""The write endpoints (issue 12): pairing, and what a paired phone may ask the table to do.
+
+Each is a JSON ``POST`` under ``/api/``; security.py says what every one must pass. The
+net process only checks who asks; the table does what it is asked through its socket
+(scoreboard/bridge) and decides itself what needs an OK press there (a change to a match
+in play: docs/threat-model.md). Listed in docs/API.md.
+"""
+
+import contextlib
+import json
+from dataclasses import dataclass
+from typing import Protocol
+
+from aiohttp import web
+
+from scoreboard.net import security
+from scoreboard.net.pairing import CODE_LIFETIME, Pairing, PairingRefused
+from scoreboard.net.phones import Phone, Phones
+
+MAX_BODY = 16 * 1024
+
+
+class Table(Protocol):
+    """The table as the net process reaches it: a command and its reply
+    ``{"ok": bool, "message": str, ...}`` (scoreboard/bridge/protocol.py)."""
+
+    async def command(self, cmd: str, **args) -> dict: ...
+
+
+class TableUnreachable(Exception):
+    """The table's socket is not there or did not answer."""
+
+
+@dataclass
+class Writes:
+    phones: Phones
+    pairing: Pairing
+    table: Table
+    url: str = ""  # the table's address for phones, shown as a QR code with the code
+
+    # -- the table asks ----------------------------------------------------------------------
+    async def pairing_asked(self) -> None:
+        """A long press at the table asked for a code: make one and have the table show it."""
+        code = self.pairing.new_code()
+        await self.table.command(
+            "pairing-code",
+            code=code.code,
+            seconds=CODE_LIFETIME,
+            url=f"{self.url.rstrip('/')}/pair#code={code.code}" if self.url else "",
+        )
+
+    # -- the routes ------------------------------------------------------------------------------
+    def add_routes(self, app: web.Application) -> None:
+        app.router.add_get("/api/session", self.session)
+        app.router.add_post("/api/pair", self.pair)
+        app.router.add_get("/api/phones", self.list_phones)
+        app.router.add_post("/api/phones/revoke", self.revoke)
+        for cmd in ("undo", "setup", "roster"):
+            app.router.add_post(f"/api/{cmd}", self._forward(cmd))
+
+    async def session(self, request: web.Request) -> web.Response:
+        """Whether this browser is paired, and the CSRF token its writes must send."""
+        phone = self._phone(request)
+        browser = request.cookies.get(security.BROWSER_COOKIE) or security.new_browser_id()
+        cookie = request.cookies[security.SESSION_COOKIE] if phone else browser
+        response = web.json_response(
+            {
+                "paired": phone is not None,
+                "phone": phone.public() if phone else None,
+                "csrf": security.csrf_token(cookie),
+            },
+            headers={"Cache-Control": "no-store"},
+        )
+        if security.BROWSER_COOKIE not in request.cookies:
+            _set_cookie(response, security.BROWSER_COOKIE, browser, max_age=None)
+        return response
+
+    async def pair(self, request: web.Request) -> web.Response:
+        """The code shown at the table, for a session cookie good for 30 days."""
+        if not security.has_csrf_token(request, request.cookies.get(security.BROWSER_COOKIE)):
+            return security.refuse(403, "no CSRF token: load the page again")
+        body = await _json_body(request)
+        if isinstance(body, web.Response):
+            return body
+        try:
+            self.pairing.redeem(body.get("code"))
+        except PairingRefused as refused:
+            if refused.reason == "locked":
+                response = security.refuse(429, str(refused))
+                response.headers["Retry-After"] = f"{refused.retry_after:.0f}"
+                return response
+            return security.refuse(400 if refused.reason == "malformed" else 401, str(refused))
+        token, phone = self.phones.add(body.get("name"))
+        # Paired all the same if the table does not hear it: its code times out by itself.
+        with contextlib.suppress(TableUnreachable):
+            await self.table.command("pairing-done", phone=phone.id, name=phone.name)
+        response = web.json_response(
+            {"ok": True, "phone": phone.public(), "csrf": security.csrf_token(token)}
+        )
+        _set_cookie(response, security.SESSION_COOKIE, token, max_age=self.phones.lifetime)
+        return response
+
+    async def list_phones(self, request: web.Request) -> web.Response:
+        if self._phone(request) is None:
+            return _not_paired()
+        return web.json_response({"phones": [p.public() for p in self.phones.list()]})
+
+    async def revoke(self, request: web.Request) -> web.Response:
+        checked = await self._checked(request)
+        if isinstance(checked, web.Response):
+            return checked
+        phone, body = checked
+        if not self.phones.revoke(str(body.get("id", ""))):
+            return security.refuse(404, f"no paired phone {body.get('id')!r}")
+        response = web.json_response({"ok": True, "message": f"{body['id']} unpaired"})
+        if body["id"] == phone.id:
+            response.del_cookie(security.SESSION_COOKIE, path="/")
+        return response
+
+    def _forward(self, cmd: str):
+        async def forward(request: web.Request) -> web.Response:
+            """Ask the table; it answers whether it did it, or waits for an OK press."""
+            checked = await self._checked(request)
+            if isinstance(checked, web.Response):
+                return checked
+            phone, body = checked
+            args = {k: v for k, v in body.items() if k not in ("type", "id", "cmd", "phone")}
+            try:
+                reply = await self.table.command(cmd, phone=phone.id, **args)
+            except TableUnreachable as exc:
+                return security.refuse(503, f"the table does not answer: {exc}")
+            reply = {k: v for k, v in reply.items() if k not in ("type", "id")}
+            status = 202 if reply.get("pending") else 200 if reply.get("ok") else 409
+            return web.json_response(reply, status=status)
+
+        forward.__name__ = f"post_{cmd}"
+        return forward
+
+    # -- checks ----------------------------------------------------------------------------------
+    def _phone(self, request: web.Request) -> Phone | None:
+        return self.phones.find(request.cookies.get(security.SESSION_COOKIE))
+
+    async def _checked(self, request: web.Request) -> tuple[Phone, dict] | web.Response:
+        """A paired phone's write (401 else), with its token (403 else), as JSON (415)."""
+        phone = self._phone(request)
+        if phone is None:
+            return _not_paired()
+        if not security.has_csrf_token(request, request.cookies[security.SESSION_COOKIE]):
+            return security.refuse(403, "no CSRF token: load the page again")
+        body = await _json_body(request)
+        if isinstance(body, web.Response):
+            return body
+        return phone, body
+
+
+def _not_paired() -> web.Response:
+    return security.refuse(401, "this phone is not paired: hold FOUL at the table for a code")
+
+
+async def _json_body(request: web.Request) -> dict | web.Response:
+    if request.content_type != "application/json":
+        return security.refuse(415, "send JSON (Content-Type: application/json)")
+    if request.content_length is not None and request.content_length > MAX_BODY:
+        return security.refuse(413, "too long")
+    try:
+        body = json.loads(await request.text())
+    except ValueError as exc:
+        return security.refuse(400, f"not JSON: {exc}")
+    if not isinstance(body, dict):
+        return security.refuse(400, "send a JSON object")
+    return body
+
+
+def _set_cookie(response: web.Response, name: str, value: str, *, max_age) -> None:
+    response.set_cookie(
+        name,
+        value,
+        max_age=None if max_age is None else int(max_age),
+        path="/",
+        httponly=True,
+        samesite="Strict",
+    )

@@ -1,0 +1,331 @@
+"""The write endpoints over real HTTP (aiohttp's test server): each line of
+docs/threat-model.md that the network side decides has its test here."""
+
+import asyncio
+
+import pytest
+from aiohttp import web
+from aiohttp.test_utils import TestClient, TestServer
+
+from scoreboard.loop import ManualClock
+from scoreboard.net import security
+from scoreboard.net.pairing import LOCK_SECONDS, MAX_WRONG, Pairing
+from scoreboard.net.phones import LIFETIME, Phones
+from scoreboard.net.writes import TableUnreachable, Writes
+
+
+class RecordingTable:
+    """The table's side of the socket, as the net process sees it: what it was asked."""
+
+    def __init__(self, reply=None):
+        self.asked: list[tuple[str, dict]] = []
+        self.reply = reply or {"ok": True, "message": "done"}
+        self.up = True
+
+    async def command(self, cmd, **args):
+        if not self.up:
+            raise TableUnreachable("no socket")
+        self.asked.append((cmd, args))
+        return {"type": "reply", "id": "1", **self.reply}
+
+    def writes(self):
+        return [cmd for cmd, _ in self.asked if cmd not in ("pairing-code", "pairing-done")]
+
+
+class Net:
+    def __init__(self, tmp_path):
+        self.clock = ManualClock(1e9)
+        self.table = RecordingTable()
+        self.writes = Writes(
+            Phones(tmp_path, clock=self.clock),
+            Pairing(clock=self.clock),
+            self.table,
+            url="http://table.local:8080",
+        )
+        self.app = web.Application(middlewares=[security.guard({"table.local"})])
+        self.writes.add_routes(self.app)
+
+    async def client(self) -> TestClient:
+        client = TestClient(TestServer(self.app))
+        await client.start_server()
+        return client
+
+
+def origin(client: TestClient) -> dict:
+    return {"Origin": f"http://{client.host}:{client.port}"}
+
+
+async def session(client) -> dict:
+    response = await client.get("/api/session")
+    assert response.status == 200
+    return await response.json()
+
+
+async def post(client, path, body=None, *, csrf=None, headers=None):
+    sent = {**origin(client), **(headers or {})}
+    if csrf is not None:
+        sent[security.CSRF_HEADER] = csrf
+    return await client.post(path, json=body or {}, headers=sent)
+
+
+async def paired(net: Net, client) -> str:
+    """Pair this client as a phone would: the page's token, then the code shown."""
+    return (await (await pair(net, client)).json())["csrf"]
+
+
+async def pair(net: Net, client):
+    csrf = (await session(client))["csrf"]
+    await net.writes.pairing_asked()
+    code = net.table.asked[-1][1]["code"]
+    response = await post(client, "/api/pair", {"code": code, "name": "Olena"}, csrf=csrf)
+    assert response.status == 200, await response.text()
+    return response
+
+
+def run(test):
+    """Run an async test body on a fresh event loop with a fresh Net."""
+
+    def wrapper(tmp_path):
+        async def body():
+            net = Net(tmp_path)
+            client = await net.client()
+            try:
+                await test(net, client)
+            finally:
+                await client.close()
+
+        asyncio.run(body())
+
+    wrapper.__name__ = test.__name__
+    return wrapper
+
+
+# -- pairing ----------------------------------------------------------------------------------
+@run
+async def test_pairing_by_code_gives_an_httponly_strict_cookie_for_30_days(net, client):
+    response = await pair(net, client)
+    kinds = [cmd for cmd, _ in net.table.asked]
+    assert kinds == ["pairing-code", "pairing-done"]  # the table shows the code, then hides it
+    code_args = net.table.asked[0][1]
+    assert code_args["url"] == f"http://table.local:8080/pair#code={code_args['code']}"
+    cookie = response.cookies[security.SESSION_COOKIE]
+    assert cookie["httponly"] and cookie["samesite"] == "Strict"
+    assert int(cookie["max-age"]) == LIFETIME
+    assert (await session(client))["paired"]
+
+
+@run
+async def test_a_wrong_code_does_not_pair(net, client):
+    csrf = (await session(client))["csrf"]
+    await net.writes.pairing_asked()
+    code = net.table.asked[-1][1]["code"]
+    wrong = f"{(int(code) + 1) % 10**6:06d}"
+    response = await post(client, "/api/pair", {"code": wrong}, csrf=csrf)
+    assert response.status == 401
+    assert security.SESSION_COOKIE not in {c.key for c in client.session.cookie_jar}
+    assert not (await session(client))["paired"]
+    assert net.writes.phones.list() == []
+
+
+@run
+async def test_five_wrong_codes_lock_pairing_for_a_minute(net, client):
+    csrf = (await session(client))["csrf"]
+    await net.writes.pairing_asked()
+    code = net.table.asked[-1][1]["code"]
+    wrong = f"{(int(code) + 1) % 10**6:06d}"
+    statuses = [
+        (await post(client, "/api/pair", {"code": wrong}, csrf=csrf)).status
+        for _ in range(MAX_WRONG)
+    ]
+    assert statuses == [401] * (MAX_WRONG - 1) + [429]
+    response = await post(client, "/api/pair", {"code": code}, csrf=csrf)
+    assert response.status == 429 and response.headers["Retry-After"] == "60"
+    net.clock.advance(LOCK_SECONDS)
+    assert (await post(client, "/api/pair", {"code": code}, csrf=csrf)).status == 200
+
+
+@run
+async def test_pairing_needs_the_pages_csrf_token(net, client):
+    await session(client)
+    await net.writes.pairing_asked()
+    code = net.table.asked[-1][1]["code"]
+    assert (await post(client, "/api/pair", {"code": code})).status == 403
+    assert (await post(client, "/api/pair", {"code": code}, csrf="0" * 64)).status == 403
+    assert net.writes.pairing.current() is not None  # not spent by a refused request
+
+
+# -- writes -----------------------------------------------------------------------------------
+@run
+async def test_a_write_without_pairing_gets_401_and_reaches_no_table(net, client):
+    csrf = (await session(client))["csrf"]  # the unpaired browser's own token
+    for path in ("/api/undo", "/api/setup", "/api/roster", "/api/phones/revoke"):
+        response = await post(client, path, {"id": "x"}, csrf=csrf)
+        assert response.status == 401, path
+    assert (await client.get("/api/phones")).status == 401
+    assert net.table.writes() == []
+
+
+@run
+async def test_a_paired_phones_undo_reaches_the_table_with_who_asked(net, client):
+    csrf = await paired(net, client)
+    response = await post(client, "/api/undo", csrf=csrf)
+    assert response.status == 200, await response.text()
+    assert (await response.json()) == {"ok": True, "message": "done"}
+    (phone,) = net.writes.phones.list()
+    assert net.table.asked[-1] == ("undo", {"phone": phone.id})
+
+
+@run
+async def test_a_paired_phone_sets_up_the_next_match(net, client):
+    csrf = await paired(net, client)
+    setup = {"players": ["Olena", "Taras"], "race": 3, "target": 8, "breaker": "B"}
+    response = await post(client, "/api/setup", setup, csrf=csrf)
+    assert response.status == 200
+    cmd, args = net.table.asked[-1]
+    assert cmd == "setup" and args == {**setup, "phone": args["phone"]}
+
+
+@run
+async def test_a_change_waiting_for_ok_at_the_table_is_202(net, client):
+    csrf = await paired(net, client)
+    net.table.reply = {"ok": True, "pending": True, "message": "press OK at the table"}
+    assert (await post(client, "/api/undo", csrf=csrf)).status == 202
+    net.table.reply = {"ok": False, "message": "nothing to undo"}
+    assert (await post(client, "/api/undo", csrf=csrf)).status == 409
+
+
+@run
+async def test_a_table_that_does_not_answer_is_503(net, client):
+    csrf = await paired(net, client)
+    net.table.up = False
+    assert (await post(client, "/api/undo", csrf=csrf)).status == 503
+
+
+@run
+async def test_a_paired_write_without_the_csrf_token_is_403(net, client):
+    csrf = await paired(net, client)
+    assert (await post(client, "/api/undo")).status == 403
+    assert (await post(client, "/api/undo", csrf=csrf[:-1] + "0")).status in (403,)
+    browser_csrf = security.csrf_token(
+        client.session.cookie_jar.filter_cookies(client.make_url("/"))[
+            security.BROWSER_COOKIE
+        ].value
+    )
+    assert (await post(client, "/api/undo", csrf=browser_csrf)).status == 403
+    assert net.table.writes() == []
+
+
+@run
+async def test_a_write_that_is_not_json_is_refused(net, client):
+    csrf = await paired(net, client)
+    response = await client.post(
+        "/api/undo",
+        data="x=1",
+        headers={
+            **origin(client),
+            security.CSRF_HEADER: csrf,
+            "Content-Type": "application/x-www-form-urlencoded",
+        },
+    )
+    assert response.status == 415
+    assert net.table.writes() == []
+
+
+@run
+async def test_a_cross_origin_write_is_403_even_with_the_cookie(net, client):
+    csrf = await paired(net, client)
+    # Another port of the same machine is the same site: the browser would send the
+    # SameSite=Strict cookie, so the Origin check is what refuses it.
+    for other in (f"http://{client.host}:1", "http://evil.example", "null", None):
+        headers = {"Origin": other} if other else {}  # None: no Origin at all
+        response = await client.post(
+            "/api/undo", json={}, headers={**headers, security.CSRF_HEADER: csrf}
+        )
+        assert response.status == 403, other
+    assert net.table.writes() == []
+
+
+@run
+async def test_dns_rebinding_a_foreign_host_name_is_403(net, client):
+    csrf = await paired(net, client)
+    rebound = {"Host": "evil.example:8080", "Origin": "http://evil.example:8080"}
+    response = await client.post(
+        "/api/undo", json={}, headers={**rebound, security.CSRF_HEADER: csrf}
+    )
+    assert response.status == 403
+    assert (await client.get("/api/session", headers={"Host": "evil.example"})).status == 403
+    assert net.table.writes() == []
+
+
+@run
+async def test_the_tables_own_names_are_let_in(net, client):
+    csrf = await paired(net, client)
+    for host in ("table.local", "localhost:8080", "127.0.0.1", "[::1]:8080"):
+        headers = {"Host": host, "Origin": f"http://{host}", security.CSRF_HEADER: csrf}
+        response = await client.post("/api/undo", json={}, headers=headers)
+        assert response.status == 200, host
+
+
+@run
+async def test_no_response_allows_another_origin(net, client):
+    csrf = await paired(net, client)
+    preflight = await client.options(
+        "/api/undo",
+        headers={
+            "Origin": "http://evil.example",
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "x-csrf-token,content-type",
+        },
+    )
+    assert preflight.status == 403
+    answers = [
+        preflight,
+        await client.get("/api/session"),
+        await post(client, "/api/undo", csrf=csrf),
+    ]
+    for response in answers:
+        assert not [h for h in response.headers if h.lower().startswith("access-control-")]
+
+
+# -- phones -----------------------------------------------------------------------------------
+@run
+async def test_a_paired_phone_lists_and_revokes_phones(net, client):
+    csrf = await paired(net, client)
+    _, other = net.writes.phones.add("Taras")
+    listed = await (await client.get("/api/phones")).json()
+    assert [p["name"] for p in listed["phones"]] == ["Olena", "Taras"]
+    assert all("token_sha256" not in p for p in listed["phones"])
+    response = await post(client, "/api/phones/revoke", {"id": other.id}, csrf=csrf)
+    assert response.status == 200
+    assert [p.name for p in net.writes.phones.list()] == ["Olena"]
+    assert (await post(client, "/api/phones/revoke", {"id": other.id}, csrf=csrf)).status == 404
+
+
+@run
+async def test_a_revoked_phone_can_write_no_more(net, client):
+    csrf = await paired(net, client)
+    (phone,) = net.writes.phones.list()
+    net.writes.phones.revoke(phone.id)  # `scoreboard phones --revoke ID` at the table
+    assert (await post(client, "/api/undo", csrf=csrf)).status == 401
+    assert net.table.writes() == []
+
+
+@run
+async def test_a_pairing_30_days_old_can_write_no_more(net, client):
+    csrf = await paired(net, client)
+    net.clock.advance(LIFETIME)
+    assert (await post(client, "/api/undo", csrf=csrf)).status == 401
+
+
+@pytest.mark.parametrize(
+    ("host", "name"),
+    [
+        ("table.local:8080", "table.local"),
+        ("[::1]:80", "::1"),
+        ("Table.Local.", "table.local"),
+        ("", None),
+        ("a b:1", "a b"),
+    ],
+)
+def test_host_name(host, name):
+    assert security.host_name(host) == name
