@@ -26,6 +26,7 @@ from scoreboard.match import UNDO, Match
 from scoreboard.matchlog import LogError, format_event, parse_line, replay
 from scoreboard.panel import SETUP, Outcome, Panel
 from scoreboard.phase import OVER, Phase
+from scoreboard.phone.control import PhoneControl
 from scoreboard.pot_ledger import PotLedger, is_board_pot
 from scoreboard.rules.errors import RuleError
 from scoreboard.rules.events import Break
@@ -115,6 +116,8 @@ class App:
         self._restorable: int | None = None  # the match a new match just archived
         # OLED burn-in: dim, then a moving saver; the press that wakes it does nothing else.
         self.saver = ScreenSaver.from_config(config.display, screens, self.loop.call_later)
+        # Phones (issue 12): the pairing code, and a phone's change waiting for an OK press.
+        self.phone = PhoneControl(self)
         self.lang = config.display.language  # the match's language (its setup, or the config's)
         self._follow_language()
 
@@ -166,6 +169,9 @@ class App:
             extra(event)
             return
         if self.saver.woken_by(event):
+            return
+        if self.phone.takes(event):  # a press that closed the pairing code or answered a phone
+            self.show()
             return
         self.storage.retry()  # records kept while the disk refused them go first
         if is_board_pot(event) and not self.ledger.admit(event):
@@ -247,7 +253,9 @@ class App:
 
     def _play(self, outcome: Outcome, *, pot: Pot | None = None) -> None:
         mark = self.ledger.mark(pot)
-        if outcome.new_match:
+        if outcome.pairing:
+            self.phone.ask_code()
+        elif outcome.new_match:
             self.new_match()
         elif outcome.restore_match and self._restorable is not None:
             self._restore_match()
@@ -355,11 +363,11 @@ class App:
             self.log("config reloaded: this match has the new players and settings")
             self.set_hint("config-applied")
 
-    def set_hint(self, hint: str) -> None:
+    def set_hint(self, hint: str | tuple, seconds: float = HINT_SECONDS) -> None:
         self.hint = hint
         if self._hint_timer:
             self._hint_timer.cancel()
-        self._hint_timer = self.loop.call_later(HINT_SECONDS, self._clear_hint)
+        self._hint_timer = self.loop.call_later(seconds, self._clear_hint)
 
     def _clear_hint(self) -> None:
         self.hint, self._hint_timer = None, None

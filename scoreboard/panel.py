@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from scoreboard.inputs.events import Button, ButtonHold, ButtonPress, Pot
 from scoreboard.match import Match
 from scoreboard.matchlog import UNDO
-from scoreboard.phase import CHOOSING, SHOOTING, Phase
+from scoreboard.phase import CHOOSING, IN_FRAME, SHOOTING, Phase
 from scoreboard.rules.events import (
     Break,
     Choice,
@@ -40,6 +40,7 @@ class Outcome:
     hint: str | tuple | None = None
     new_match: bool = False
     restore_match: bool = False  # UNDO with nothing to take back: the archived match, if just made
+    pairing: bool = False  # FOUL held with no point to take back: a code to pair a phone
 
 
 IGNORED = Outcome()
@@ -112,10 +113,13 @@ class Panel:
             case ButtonHold(button=Button.FOUL):
                 # FP-7 note, D-1: the last penalty ball was not taken before the next shot.
                 foul = self.match.state.foul
-                hint = None
-                if foul and foul.rule is PenaltyRule.AMERICAN:  # CV-1: his ball stays his
+                if self.match.phase not in IN_FRAME or foul is None:
+                    # No penalty point to take back: the hold asks for a code that pairs a
+                    # phone (issue 12, scoreboard/phone/); it never changes the match.
+                    return Outcome(pairing=True)
+                if foul.rule is PenaltyRule.AMERICAN:  # CV-1: his ball stays his
                     hint = _hint("lapsed-back", name=self._name(foul.offender))
-                elif foul:
+                else:
                     hint = _hint("lapsed", name=self._name(foul.penalty_to))
                 return Outcome(items=(Lapse(),), hint=hint)
             case ButtonPress(button=side) if side in PLAYER_BUTTONS:

@@ -71,6 +71,12 @@ HINTS = {
     "config-refused": "Config error: not taken",
     "not-a-ball": "Pocket {pocket}: not a ball",
     "check-score": "Pocket {pocket}: check score",
+    # Phones (issue 12, scoreboard/phone/): pairing, and a change a phone asks for.
+    "phone-code-asked": "Asking for a code…",
+    "phone-no-network": "Network is off",
+    "phone-paired": "Phone paired",
+    "phone-undo": "Phone undo? OK: A/B",
+    "phone-refused": "Phone: refused",
 }
 
 

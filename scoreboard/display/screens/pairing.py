@@ -55,8 +55,8 @@ def draw(c: Canvas, code: str, url: str, t) -> Canvas:
     room = left - 4
     c.fit(0, ROWS[0], room, "{s}", s=t.gettext("Pair a phone") if c.wide else t.gettext("Phone"))
     spaced = f"{code[:3]} {code[3:]}"
-    size = 24 if c.fits(room, spaced, size=24, bold=True) else 16
-    c.fit(0, ROWS[1] + 2, room, "{s}", size=size, bold=True, s=spaced)
+    size = next((z for z in (24, 16, 12) if c.fits(room, spaced, size=z, bold=True)), 12)
+    c.fit(0, ROWS[1] + 2, room, spaced, size=size, bold=True)  # whole, or an overflow
     if url and c.wide:  # 128 px has no room for an address: the QR code holds it
         c.fit(0, ROWS[4], room, "{s}", fill=c.dim, s=url.split("#", 1)[0].removeprefix("http://"))
     return c
