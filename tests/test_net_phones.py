@@ -71,3 +71,16 @@ def test_a_damaged_list_lets_nobody_in(tmp_path):
     assert phones.find(token) is None
     again, _ = phones.add("y")  # pairing again starts a new list
     assert phones.find(again) is not None and phones.find(token) is None
+
+
+def test_the_phones_command_lists_and_revokes(tmp_path, capsys):
+    from scoreboard.cli import main
+
+    token, phone = Phones(tmp_path).add("Olena's phone")
+    assert main(["phones", "--state-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert phone.id in out and "Olena's phone" in out and token not in out
+    assert main(["phones", "--state-dir", str(tmp_path), "--revoke", phone.id]) == 0
+    assert Phones(tmp_path).find(token) is None
+    assert main(["phones", "--state-dir", str(tmp_path), "--revoke", phone.id]) == 2
+    assert "no paired phone" in capsys.readouterr().err
