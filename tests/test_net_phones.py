@@ -84,3 +84,9 @@ def test_the_phones_command_lists_and_revokes(tmp_path, capsys):
     assert Phones(tmp_path).find(token) is None
     assert main(["phones", "--state-dir", str(tmp_path), "--revoke", phone.id]) == 2
     assert "no paired phone" in capsys.readouterr().err
+
+
+def test_a_phone_paired_with_another_table_is_not_paired_here(tmp_path):
+    clock = ManualClock(1e9)
+    token, _ = Phones(tmp_path / "table-1", clock=clock).add("x")
+    assert Phones(tmp_path / "table-2", clock=clock).find(token) is None

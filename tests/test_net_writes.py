@@ -145,6 +145,20 @@ async def test_five_wrong_codes_lock_pairing_for_a_minute(net, client):
 
 
 @run
+async def test_a_locked_pairing_does_not_stop_paired_phones(net, client):
+    csrf = await paired(net, client)
+    await net.writes.pairing_asked()
+    code = net.table.asked[-1][1]["code"]
+    wrong = f"{(int(code) + 1) % 10**6:06d}"
+    jar = client.session.cookie_jar.filter_cookies(client.make_url("/"))
+    unpaired = security.csrf_token(jar[security.BROWSER_COOKIE].value)
+    for _ in range(MAX_WRONG):  # a prankster guessing
+        await post(client, "/api/pair", {"code": wrong}, csrf=unpaired)
+    assert net.writes.pairing.locked_for() > 0
+    assert (await post(client, "/api/undo", csrf=csrf)).status == 200
+
+
+@run
 async def test_pairing_needs_the_pages_csrf_token(net, client):
     await session(client)
     await net.writes.pairing_asked()
@@ -329,3 +343,14 @@ async def test_a_pairing_30_days_old_can_write_no_more(net, client):
 )
 def test_host_name(host, name):
     assert security.host_name(host) == name
+
+
+@run
+async def test_the_pairing_page_cannot_be_framed_or_run_inline_script(net, client):
+    for path in ("/pair", "/pair.js", "/pair.css"):
+        response = await client.get(path)
+        assert response.status == 200
+        policy = response.headers["Content-Security-Policy"]
+        assert "frame-ancestors 'none'" in policy and "default-src 'self'" in policy
+        assert response.headers["X-Frame-Options"] == "DENY"
+    assert "<script>" not in await (await client.get("/pair")).text()

@@ -9,6 +9,7 @@ in play: docs/threat-model.md). Listed in docs/API.md.
 import contextlib
 import json
 from dataclasses import dataclass
+from importlib import resources
 from typing import Protocol
 
 from aiohttp import web
@@ -18,6 +19,17 @@ from scoreboard.net.pairing import CODE_LIFETIME, Pairing, PairingRefused
 from scoreboard.net.phones import Phone, Phones
 
 MAX_BODY = 16 * 1024
+# The pairing page and its files: no inline script, so the policy can forbid any; never in
+# a frame (a page of another origin could else lay it under its own buttons).
+PAGES = {"/pair": "pair.html", "/pair.js": "pair.js", "/pair.css": "pair.css"}
+TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
+PAGE_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'; form-action 'self'",
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
 
 
 class Table(Protocol):
@@ -51,12 +63,20 @@ class Writes:
 
     # -- the routes ------------------------------------------------------------------------------
     def add_routes(self, app: web.Application) -> None:
+        for path in PAGES:
+            app.router.add_get(path, self.page)
         app.router.add_get("/api/session", self.session)
         app.router.add_post("/api/pair", self.pair)
         app.router.add_get("/api/phones", self.list_phones)
         app.router.add_post("/api/phones/revoke", self.revoke)
         for cmd in ("undo", "setup", "roster"):
             app.router.add_post(f"/api/{cmd}", self._forward(cmd))
+
+    async def page(self, request: web.Request) -> web.Response:
+        name = PAGES[request.path]
+        text = (resources.files(__package__) / "pages" / name).read_text(encoding="utf-8")
+        kind = TYPES[name[name.rindex(".") :]]
+        return web.Response(text=text, content_type=kind, headers=PAGE_HEADERS)
 
     async def session(self, request: web.Request) -> web.Response:
         """Whether this browser is paired, and the CSRF token its writes must send."""

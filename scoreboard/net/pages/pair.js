@@ -1,0 +1,68 @@
+// The pairing page (issue 12): pair with the code the table shows, then undo and manage
+// the paired phones. Every write is a JSON POST with the CSRF token /api/session gives.
+"use strict";
+let csrf = "";
+const $ = (id) => document.getElementById(id);
+
+function say(text) { $("message").textContent = text; }
+
+async function post(path, body) {
+  const response = await fetch(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+    body: JSON.stringify(body || {}),
+  });
+  let answer = {};
+  try { answer = await response.json(); } catch (e) { answer = {}; }
+  return { status: response.status, answer };
+}
+
+async function load() {
+  const response = await fetch("/api/session", { cache: "no-store" });
+  const session = await response.json();
+  csrf = session.csrf;
+  $("pair").hidden = session.paired;
+  $("paired").hidden = !session.paired;
+  if (!session.paired) {
+    const code = new URLSearchParams(location.hash.slice(1)).get("code");
+    if (code) $("code").value = code;
+    return;
+  }
+  $("me").textContent = session.phone.name;
+  const listed = await (await fetch("/api/phones", { cache: "no-store" })).json();
+  const list = $("phones");
+  list.replaceChildren();
+  for (const phone of listed.phones) {
+    const item = document.createElement("li");
+    item.textContent = `${phone.name} (${phone.id}) `;
+    const revoke = document.createElement("button");
+    revoke.type = "button";
+    revoke.textContent = phone.id === session.phone.id ? "Unpair me" : "Unpair";
+    revoke.addEventListener("click", async () => {
+      const { answer } = await post("/api/phones/revoke", { id: phone.id });
+      say(answer.message || "");
+      await load();
+    });
+    item.append(revoke);
+    list.append(item);
+  }
+}
+
+$("pair").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const { status, answer } = await post("/api/pair", { code: $("code").value, name: $("name").value });
+  if (status === 200) {
+    history.replaceState(null, "", "/pair");
+    say("Paired.");
+    await load();
+  } else {
+    say(answer.message || `refused (${status})`);
+  }
+});
+
+$("undo").addEventListener("click", async () => {
+  const { answer } = await post("/api/undo");
+  say(answer.message || "");
+});
+
+load().catch((error) => say(`The table does not answer: ${error}`));
