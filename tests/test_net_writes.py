@@ -354,3 +354,19 @@ async def test_the_pairing_page_cannot_be_framed_or_run_inline_script(net, clien
         assert "frame-ancestors 'none'" in policy and "default-src 'self'" in policy
         assert response.headers["X-Frame-Options"] == "DENY"
     assert "<script>" not in await (await client.get("/pair")).text()
+
+
+def test_the_net_process_answers_the_tables_ask_with_a_code(tmp_path):
+    async def body():
+        net = Net(tmp_path)
+
+        async def messages():
+            yield {"type": "state", "state": {}}
+            yield {"type": "pairing-asked"}
+
+        await net.writes.listen(messages())
+        ((cmd, args),) = net.table.asked
+        assert cmd == "pairing-code" and args["code"] == net.writes.pairing.current().code
+        assert args["seconds"] == 120
+
+    asyncio.run(body())

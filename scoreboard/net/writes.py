@@ -6,8 +6,10 @@ net process only checks who asks; the table does what it is asked through its so
 in play: docs/threat-model.md). Listed in docs/API.md.
 """
 
+import asyncio
 import contextlib
 import json
+import socket
 from dataclasses import dataclass
 from importlib import resources
 from typing import Protocol
@@ -43,6 +45,37 @@ class TableUnreachable(Exception):
     """The table's socket is not there or did not answer."""
 
 
+def attach(app: web.Application, table, state_dir, *, port: int, names=()) -> "Writes":
+    """Pairing and the writes on ``app`` (before it starts): the checks of security.py on
+    every ``/api/`` request, the routes, and a task that answers the table's
+    ``{"type": "pairing-asked"}`` (FOUL held) with a code. ``table``: the bridge's
+    TableClient."""
+    writes = Writes(Phones(state_dir), Pairing(), table, url=f"http://{own_address()}:{port}")
+    app.middlewares.append(security.guard(names))
+    writes.add_routes(app)
+
+    async def listen(app: web.Application):
+        task = asyncio.create_task(writes.listen(table.messages()), name="pairing")
+        yield
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+    app.cleanup_ctx.append(listen)
+    return writes
+
+
+def own_address() -> str:
+    """The address phones on the club's network reach this machine at: the one its route
+    out would use (a UDP socket connected to a documentation address sends nothing)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))
+            return probe.getsockname()[0]
+        except OSError:
+            return "localhost"
+
+
 @dataclass
 class Writes:
     phones: Phones
@@ -51,6 +84,14 @@ class Writes:
     url: str = ""  # the table's address for phones, shown as a QR code with the code
 
     # -- the table asks ----------------------------------------------------------------------
+    async def listen(self, messages) -> None:
+        """Answer each ``pairing-asked`` the table sends (FOUL held) with a new code."""
+        async for message in messages:
+            if message.get("type") == "pairing-asked":
+                # A table gone meanwhile shows no code: FOUL held again asks again.
+                with contextlib.suppress(TableUnreachable):
+                    await self.pairing_asked()
+
     async def pairing_asked(self) -> None:
         """A long press at the table asked for a code: make one and have the table show it."""
         code = self.pairing.new_code()
@@ -145,6 +186,8 @@ class Writes:
                 return checked
             phone, body = checked
             args = {k: v for k, v in body.items() if k not in ("type", "id", "cmd", "phone")}
+            if not getattr(self.table, "connected", True):
+                return security.refuse(503, "the table does not answer: it is not connected")
             try:
                 reply = await self.table.command(cmd, phone=phone.id, **args)
             except TableUnreachable as exc:

@@ -1,0 +1,47 @@
+"""The commands the net process sends the table for phones, through the local socket
+(scoreboard/bridge/commands.py; docs/API.md "The table's local socket"):
+
+- ``pairing-code`` ``{"code": "042917", "url": "http://…/pair#code=042917", "seconds": 120}``:
+  show the code and a QR code of ``url`` on the OLEDs (scoreboard/phone/control.py);
+- ``pairing-done`` ``{"phone": "ab12cd"}``: the code was used, the phone is paired;
+- a command with ``"phone": ID`` that changes a match in play (``undo``) waits for an OK
+  press at the table before it runs; the reply says so at once (``ok``, "waiting for OK
+  at the table"). The net process adds ``phone`` to every write a phone sends.
+"""
+
+from scoreboard.bridge.commands import COMMANDS, command
+
+WAITING = "waiting for OK at the table"
+# The commands a phone sends that change the match in play: each waits for an OK press.
+NEED_OK = {"undo": "undo"}
+
+
+@command("pairing-code")
+def pairing_code(app, args: dict) -> tuple[bool, str]:
+    app.phone.show_code(args.get("code"), str(args.get("url") or ""), args.get("seconds", 120))
+    return True, "shown"
+
+
+@command("pairing-done")
+def pairing_done(app, args: dict) -> tuple[bool, str]:
+    app.phone.paired()
+    return True, "paired"
+
+
+def _needs_ok(name: str, what: str) -> None:
+    table_side = COMMANDS[name]
+
+    def from_a_phone(app, args: dict) -> tuple[bool, str]:
+        phone = args.get("phone")
+        if not phone:  # not a phone's (the club's, a test's): as before
+            return table_side(app, args)
+        rest = {k: v for k, v in args.items() if k != "phone"}
+        app.phone.ask_ok(what, str(phone), lambda: table_side(app, rest))
+        return True, WAITING
+
+    from_a_phone.__doc__ = table_side.__doc__
+    COMMANDS[name] = from_a_phone
+
+
+for _name, _what in NEED_OK.items():
+    _needs_ok(_name, _what)
