@@ -129,6 +129,10 @@ class TableBridge:
             if line and not line.startswith("#"):
                 self._post(self._broadcast, encode(event_message(n, line)))
 
+    def pairing_asked(self) -> None:
+        """FOUL held at the table (scoreboard/phone/): the net process is asked for a code."""
+        self._post(self._broadcast, encode({"type": "pairing-asked"}))
+
     def run_command(self, event: BridgeCommand) -> None:
         """On the loop's thread, like a button: run it, then answer, then show."""
         ok, message = commands.run(self.app, event.command.cmd, event.command.args)

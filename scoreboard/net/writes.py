@@ -193,8 +193,7 @@ class Writes:
             except TableUnreachable as exc:
                 return security.refuse(503, f"the table does not answer: {exc}")
             reply = {k: v for k, v in reply.items() if k not in ("type", "id")}
-            status = 202 if reply.get("pending") else 200 if reply.get("ok") else 409
-            return web.json_response(reply, status=status)
+            return web.json_response(reply, status=200 if reply.get("ok") else 409)
 
         forward.__name__ = f"post_{cmd}"
         return forward

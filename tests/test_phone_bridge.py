@@ -1,0 +1,58 @@
+"""Phones through the table's real socket (issue 12): FOUL held asks the net process for a
+code, the code it sends is shown as a QR code on the OLED, and a phone's UNDO waits for a
+press at the table while the table's own clients' UNDO does not."""
+
+import pytest
+import zxingcpp
+
+from scoreboard.bridge import socket_path
+from tests.bridge_helpers import LineClient, press, table
+
+URL = "http://192.168.1.20:8080/pair#code=042917"
+
+
+@pytest.fixture
+def a(tmp_path):
+    appliance = table(tmp_path)
+    yield appliance
+    appliance.close()
+
+
+def command(client, a, id, cmd, **args) -> dict:
+    client.send({"type": "command", "id": id, "cmd": cmd, **args})
+    return client.next(pump=a.loop.run_pending, kind="reply")
+
+
+def qr_on_the_oled(a) -> list[str]:
+    return [r.text for r in zxingcpp.read_barcodes(a.app.screens[0].image.convert("L"))]
+
+
+def test_holding_FOUL_asks_the_net_process_which_has_the_code_shown(a, tmp_path):
+    client = LineClient(socket_path(tmp_path))
+    client.next()
+    press(a, a.config.pins.player_a)  # A breaks: no penalty point in this frame
+    press(a, a.config.pins.foul, seconds=a.config.timings.hold_time + 0.1)
+    assert client.next(pump=a.loop.run_pending, kind="pairing-asked") == {"type": "pairing-asked"}
+    reply = command(client, a, "p1", "pairing-code", code="042917", url=URL, seconds=120)
+    assert reply["ok"] and qr_on_the_oled(a) == [URL]
+    assert command(client, a, "p2", "pairing-done", phone="ab12cd")["ok"]
+    assert qr_on_the_oled(a) == []
+
+
+def test_a_phones_undo_waits_for_a_press_at_the_table(a, tmp_path):
+    client = LineClient(socket_path(tmp_path))
+    client.next()
+    press(a, a.config.pins.player_a)
+    assert a.app.match.snapshot()["phase"] == "break"
+    reply = command(client, a, "u1", "undo", phone="ab12cd")
+    assert reply["ok"] and reply["message"] == "waiting for OK at the table"
+    assert a.app.match.snapshot()["phase"] == "break" and a.app.hint == "phone-undo"
+    press(a, a.config.pins.player_b)  # OK at the table
+    assert a.app.match.snapshot()["phase"] == "lag"
+
+
+def test_the_undo_of_a_client_that_is_no_phone_acts_at_once(a, tmp_path):
+    client = LineClient(socket_path(tmp_path))
+    client.next()
+    press(a, a.config.pins.player_a)
+    assert command(client, a, "u1", "undo")["message"] == "Undone: who breaks"
