@@ -2,6 +2,7 @@
 docs/threat-model.md that the network side decides has its test here."""
 
 import asyncio
+from pathlib import Path
 
 import pytest
 from aiohttp import web
@@ -371,3 +372,13 @@ def test_the_net_process_answers_the_tables_ask_with_a_code(tmp_path):
         assert args["seconds"] == 120
 
     asyncio.run(body())
+
+
+def test_every_route_is_a_line_of_docs_api(tmp_path):
+    lines = (Path(__file__).parents[1] / "docs" / "API.md").read_text().splitlines()
+    net = Net(tmp_path)
+    for route in net.app.router.routes():
+        if route.method == "HEAD":
+            continue
+        path = route.resource.canonical
+        assert any(line.startswith(f"{route.method} {path} ") for line in lines), path

@@ -6,7 +6,7 @@ import pytest
 import zxingcpp
 
 from scoreboard.bridge import socket_path
-from tests.bridge_helpers import LineClient, press, table
+from tests.bridge_helpers import LineClient, press, settle, table
 
 URL = "http://192.168.1.20:8080/pair#code=042917"
 
@@ -56,3 +56,28 @@ def test_the_undo_of_a_client_that_is_no_phone_acts_at_once(a, tmp_path):
     client.next()
     press(a, a.config.pins.player_a)
     assert command(client, a, "u1", "undo")["message"] == "Undone: who breaks"
+
+
+def test_a_phone_sets_up_the_next_match_without_a_press(a, tmp_path):
+    client = LineClient(socket_path(tmp_path))
+    client.next()
+    reply = command(client, a, "s1", "setup", phone="ab12cd", players=["Olena", "Taras"], race=3)
+    assert reply["ok"] and reply["message"] == "this match"  # nothing played yet
+    s = a.app.match.snapshot()
+    assert s["players"] == {"A": "Olena", "B": "Taras"} and s["race"] == 3
+    press(a, a.config.pins.player_a)  # A breaks
+    settle(a, 1.0)
+    press(a, a.config.pins.player_b)  # and misses: the match is in play
+    assert a.app.match.snapshot()["phase"] == "play"
+    reply = command(client, a, "s2", "setup", phone="ab12cd", players=["Ira", "Petro"])
+    assert reply["ok"] and reply["message"] == "next match"
+    assert a.app.match.snapshot()["players"] == {"A": "Olena", "B": "Taras"}
+
+
+def test_settings_the_table_cannot_take_are_refused_with_the_reason(a, tmp_path):
+    client = LineClient(socket_path(tmp_path))
+    client.next()
+    reply = command(client, a, "s1", "setup", phone="ab12cd", race=0)
+    assert not reply["ok"] and "race" in reply["message"]
+    reply = command(client, a, "s2", "setup", phone="ab12cd", colour="red")
+    assert not reply["ok"] and "colour" in reply["message"]

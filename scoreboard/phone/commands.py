@@ -4,12 +4,17 @@
 - ``pairing-code`` ``{"code": "042917", "url": "http://…/pair#code=042917", "seconds": 120}``:
   show the code and a QR code of ``url`` on the OLEDs (scoreboard/phone/control.py);
 - ``pairing-done`` ``{"phone": "ab12cd"}``: the code was used, the phone is paired;
+- ``setup`` ``{"players": [...], "race": 3, ...}`` (docs/ARCHITECTURE.md "Next-match settings"):
+  the next match's settings, as the setup screen's SetupNext on the app's queue; never waits
+  for a press (a match in play keeps them for the next one);
 - a command with ``"phone": ID`` that changes a match in play (``undo``) waits for an OK
   press at the table before it runs; the reply says so at once (``ok``, "waiting for OK
   at the table"). The net process adds ``phone`` to every write a phone sends.
 """
 
 from scoreboard.bridge.commands import COMMANDS, command
+from scoreboard.setup_screen.command import from_payload
+from scoreboard.setup_screen.settings import SettingsError
 
 WAITING = "waiting for OK at the table"
 # The commands a phone sends that change the match in play: each waits for an OK press.
@@ -26,6 +31,20 @@ def pairing_code(app, args: dict) -> tuple[bool, str]:
 def pairing_done(app, args: dict) -> tuple[bool, str]:
     app.phone.paired()
     return True, "paired"
+
+
+@command("setup")
+def setup(app, args: dict) -> tuple[bool, str]:
+    """The next match's settings from the network (a phone, the club): SetupNext."""
+    answer: list[tuple[bool, str]] = []
+    source = "phone" if args.get("phone") else "net"
+    payload = {k: v for k, v in args.items() if k != "phone"}
+    try:
+        event = from_payload(payload, reply=lambda ok, m: answer.append((ok, m)), source=source)
+    except SettingsError as exc:
+        return False, str(exc)
+    app.handle(event)  # on the loop's thread already, like a button
+    return answer[0] if answer else (False, "the table did not answer")
 
 
 def _needs_ok(name: str, what: str) -> None:
