@@ -12,12 +12,19 @@ kill lands is chosen, never a race. A line is JSON: ``[step, what, detail, lines
 - ``lines`` and ``archived`` are the journal's committed lines and the archive's size;
 - ``snapshot`` is the state shown (``"show"`` only).
 The inputs depend only on the seed, so a run is the same every time.
+
+``kill_child.py zygote`` imports all this once and forks each run from itself (`zygote`): a
+run then starts in milliseconds instead of a Python start-up and the app's imports, which
+were most of the kill test's time. A forked run is the same process a fresh one would be.
 """
 
 import json
 import os
 import random
+import signal
+import socket
 import sys
+import traceback
 
 import scoreboard.journal
 from scoreboard import config as configuration
@@ -157,5 +164,42 @@ def main(state_dir: str, seed: int, wait_from: int, aim: str, repairing: bool) -
         app.loop.run_pending()
 
 
+def zygote() -> None:
+    """Forks one run per request on the socket that is its stdin: a request is the run's
+    arguments with its stdin and stdout (two pipe ends, passed along); the answer is a pidfd
+    of the run, which the test kills it by and waits on (no pid that could be reused)."""
+    control = socket.socket(fileno=os.dup(0))
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps the runs
+    while True:
+        request, fds, _, _ = socket.recv_fds(control, 4096, 2)
+        if not request:
+            return  # the test is done
+        args = request.decode().split()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+                control.close()
+                os.dup2(fds[0], 0)
+                os.dup2(fds[1], 1)
+                for fd in fds:
+                    os.close(fd)
+                main(args[0], int(args[1]), int(args[2]), args[3], args[4] == "repairing")
+            except BaseException:
+                traceback.print_exc()
+            finally:
+                os._exit(1)  # never back into the zygote's loop
+        for fd in fds:
+            os.close(fd)
+        pidfd = os.pidfd_open(pid)
+        socket.send_fds(control, [b"run"], [pidfd])
+        os.close(pidfd)
+
+
 if __name__ == "__main__":
-    main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5] == "repairing")
+    if sys.argv[1:] == ["zygote"]:
+        zygote()
+    else:
+        main(
+            sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5] == "repairing"
+        )

@@ -12,11 +12,14 @@ finished match.
 import json
 import os
 import random
+import select
 import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from kill_child import GIVE_UP_AFTER, aimed_at
 
 from scoreboard.journal import list_archive, read_journal
@@ -25,32 +28,59 @@ from scoreboard.matchlog import replay
 CHILD = Path(__file__).with_name("kill_child.py")
 KILLS = 60
 AIMS = ["any", "foul", "break-foul", "torn", "archive"]
+WAIT = 300.0  # seconds: a bound on a hang, never on speed
+
+
+class Zygote:
+    """`kill_child.py zygote`: the child's imports done once; each run is forked from it."""
+
+    def __init__(self):
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+        self.control, theirs = socket.socketpair()
+        self.proc = subprocess.Popen([sys.executable, str(CHILD), "zygote"], stdin=theirs, env=env)
+        theirs.close()
+
+    def close(self) -> None:
+        self.control.close()  # it returns at the end of its requests
+        assert self.proc.wait(timeout=WAIT) == 0
 
 
 class Child:
-    def __init__(self, state_dir: Path, seed: int, wait_from: int, aim: str, repairing: bool):
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    def __init__(
+        self, zygote: Zygote, state_dir: Path, seed: int, wait_from: int, aim: str, repairing: bool
+    ):
         repair = "repairing" if repairing else "-"
-        self.proc = subprocess.Popen(
-            [sys.executable, str(CHILD), str(state_dir), str(seed), str(wait_from), aim, repair],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            env=env,
-        )
+        stdin, self._to_child = os.pipe()
+        self._from_child, stdout = os.pipe()
+        request = f"{state_dir} {seed} {wait_from} {aim} {repair}".encode()
+        socket.send_fds(zygote.control, [request], [stdin, stdout])
+        os.close(stdin)
+        os.close(stdout)
+        _, (self.pidfd,), _, _ = socket.recv_fds(zygote.control, 16, 1)
+        self.stdout = os.fdopen(self._from_child, "rb")
 
     def next_step(self) -> list:
-        line = self.proc.stdout.readline()
+        line = self.stdout.readline()
         assert line, "the child ended on its own"
         return json.loads(line)
 
     def kill(self) -> None:
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait()
-        self.proc.stdin.close()
-        self.proc.stdout.close()
+        signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
+        # The pidfd reads ready once the child has exited, its files (and the lock) closed.
+        assert select.select([self.pidfd], [], [], WAIT)[0], "the child outlived SIGKILL"
+        os.close(self.pidfd)
+        os.close(self._to_child)
+        self.stdout.close()
 
 
-def test_kill_9_at_chosen_steps_resumes_exactly(tmp_path):
+@pytest.fixture
+def zygote():
+    z = Zygote()
+    yield z
+    z.close()
+
+
+def test_kill_9_at_chosen_steps_resumes_exactly(tmp_path, zygote):
     rng = random.Random(2026)
     shown = None  # [lines, archived, snapshot] last shown, over all runs
     expect_resumed = None  # what the next start must show first
@@ -59,7 +89,7 @@ def test_kill_9_at_chosen_steps_resumes_exactly(tmp_path):
     for kill in range(KILLS):
         aim, not_before = rng.choice(AIMS), rng.randint(1, 120)
         repairing = torn_before and rng.random() < 0.5
-        child = Child(tmp_path, kill, not_before, aim, repairing)
+        child = Child(zygote, tmp_path, kill, not_before, aim, repairing)
         whole_records = 0  # journal records wholly written since the last frame shown
         truncated = False  # the torn tail of the last run has been cut off
         phase = None  # as shown by this run (what the child aims by too)
