@@ -4,6 +4,9 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 SOURCES = $(wildcard scoreboard tests bench firmware tools hardware)
+# Bytecode caches (__pycache__, ignored by git) halve the start-up of every Python process the
+# tests start and pytest's own collection; an environment that turns them off is not followed.
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: sim test tmux lint format bench gallery diagram schematic mutate clean system-test
 
@@ -15,9 +18,13 @@ SIM_LANG ?= $(if $(LANG_GIVEN),$(LANG))
 sim: $(STAMP)
 	$(if $(LANG_GIVEN),env -u LANG )$(BIN)/scoreboard sim$(if $(SIM_LANG), --lang $(SIM_LANG))
 
+# The suite in TEST_WORKERS processes (pytest-xdist): the tests that wait on a real process
+# (storage faults, the simulator, kill -9) overlap their waits; worksteal evens out the long ones.
+# Every test keeps to its own tmp_path, so any order and any split is safe.
+TEST_WORKERS ?= 3
 test: $(STAMP) tmux
 	$(BIN)/ruff check $(SOURCES)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal
 
 # The whole install and boot as a Pi sees it: an arm64 Debian 12 root (cached), install.sh run
 # in it by an admin with sudo, booted with systemd-nspawn. Needs root; not part of `make test`.
