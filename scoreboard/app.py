@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 
 from scoreboard.config import Config
 from scoreboard.faults import Faults
+from scoreboard.frame_clock import TimeMark, format_mark, parse_mark
 from scoreboard.inputs.events import (
     BoardHello,
     ButtonHold,
@@ -78,11 +79,15 @@ class App:
         state_dir: str,
         screens: list,
         clock=time.monotonic,
+        wall_clock=time.time,
         notifier=None,
         log=None,
         storage: Storage | None = None,
     ) -> None:
         self.config = config
+        # The journal's time marks: the wall clock read once, then the loop's steady clock,
+        # so a frame's time is exact even if the wall clock is set (NTP) while it is played.
+        self._wall_start = wall_clock() - clock()
         self.screens = screens
         # Messages go to stderr (the systemd journal) through logging, at the config's level;
         # a test passes its own `log` for both kinds.
@@ -283,13 +288,21 @@ class App:
         A step the rules refuse is a hint, never a crash."""
         items = list(outcome.items)
         frame, phase = self.match.state.frame, self.match.phase
+        # When this step happened, as its time mark reads back: a frame's first shot and its
+        # end are dated in the journal (frame_clock.py), so replay gives the same frame times.
+        now = parse_mark(format_mark(TimeMark(self._wall_start + self.loop.clock())))
+        dated = self.match.clock.used
+        self.match.clock.mark(now.t)
         try:
             self.match.apply_all(items)
         except RuleError as exc:
             self.log(f"refused: {exc}")
             self.set_hint(exc.hint)
             return False
-        self._write([format_event(item) for item in items] + list(mark))
+        lines = [format_event(item) for item in items] + list(mark)
+        if self.match.clock.used != dated:
+            lines.insert(0, format_mark(now))
+        self._write(lines)
         self.panel.applied(outcome)
         self._restorable = None  # play has begun: UNDO takes back play from now on
         if self.match.phase in OVER and phase not in OVER:

@@ -2,6 +2,7 @@
 
 from dataclasses import dataclass
 
+from scoreboard.frame_clock import FrameClock, TimeMark
 from scoreboard.lifecycle import Lifecycle
 from scoreboard.phase import CHOOSING, SHOOTING, Phase
 from scoreboard.rules import penalty
@@ -32,6 +33,7 @@ class Match:
         self._events: list[Event] = []
         # (number of events before it, phase, rules) at every CHECKPOINT-th event
         self._checkpoints: list[tuple[int, str, MatchState]] = []
+        self.clock = FrameClock()  # when each frame started and ended (the log's time marks)
 
     @property
     def phase(self) -> str:
@@ -53,11 +55,14 @@ class Match:
         if count % CHECKPOINT == 0 and (not self._checkpoints or self._checkpoints[-1][0] < count):
             self._checkpoints.append(before)
         self._events.append(event)
+        self.clock.after(count + 1, before[2], self.lifecycle.rules)
 
-    def step(self, item: Event | Undo) -> None:
-        """One line of a match log: an event, or :data:`UNDO`."""
+    def step(self, item: Event | Undo | TimeMark) -> None:
+        """One line of a match log: an event, :data:`UNDO`, or a time mark for the next event."""
         if isinstance(item, Undo):
             self.undo()
+        elif isinstance(item, TimeMark):
+            self.clock.mark(item.t)
         else:
             self.apply(item)
 
@@ -78,16 +83,18 @@ class Match:
             self._checkpoints[kept:],
             self.lifecycle.phase,
             self.lifecycle.rules,
+            self.clock.save(),
         )
         try:
             for item in items:
                 self.step(item)
         except RuleError:
-            events, checkpoints, phase, rules = saved
+            events, checkpoints, phase, rules, clock = saved
             del self._events[keep:], self._checkpoints[kept:]
             self._events += events
             self._checkpoints += checkpoints
             self.lifecycle.restore(phase, rules)
+            self.clock.restore(clock)
             raise
 
     def undo(self) -> Event:
@@ -97,6 +104,7 @@ class Match:
             raise RuleError("nothing to undo")
         event = self._events.pop()
         count = len(self._events)
+        self.clock.undo(count)
         while self._checkpoints[-1][0] > count:
             self._checkpoints.pop()
         start, phase, rules = self._checkpoints[-1]
@@ -137,6 +145,7 @@ class Match:
             "choices": [str(c) for c in penalty.choices(s)] if phase in CHOOSING else [],
             "rack": [list(row) for row in s.rack] if phase == Phase.BREAK and s.rack else None,
             "frame_scores": [list(pair) for pair in s.frame_scores],
+            "frame_times": self.clock.frame_times(len(s.frame_scores)),
             "jumped_ball": str(s.jumped_ball),
             "penalty": str(s.penalty),
             "stats": {

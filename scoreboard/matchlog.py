@@ -6,6 +6,7 @@ import gc
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from scoreboard.frame_clock import TimeMark, format_mark, parse_mark
 from scoreboard.match import UNDO, Match, Undo
 from scoreboard.rules.errors import RuleError
 from scoreboard.rules.events import (
@@ -110,13 +111,15 @@ PARSERS = {
 }
 
 
-def parse_line(text: str) -> Event | Undo | None:
-    """One line → an event, :data:`UNDO`, or ``None`` for a blank line or comment.
+def parse_line(text: str) -> Event | Undo | TimeMark | None:
+    """One line → an event, :data:`UNDO`, a time mark, or ``None`` for a blank line or comment.
 
     Raises :class:`ValueError` with the reason when the line is not in the format.
     """
     words = tuple(text.split("#", 1)[0].split())
-    return _event(words) if words else None
+    if words:
+        return _event(words)
+    return parse_mark(text.strip())  # a comment, or a time mark (frame_clock.py)
 
 
 @functools.lru_cache(maxsize=512)
@@ -181,6 +184,8 @@ def replay(lines: Iterable[str], match: Match | None = None) -> Match:
 def format_event(event: Event | Undo) -> str:
     """The canonical log line for an event (what the journal writes)."""
     match event:
+        case TimeMark():
+            return format_mark(event)
         case Undo():
             return "undo"
         case Players(a, b):

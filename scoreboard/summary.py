@@ -10,7 +10,7 @@ STARTED = "# match started "
 
 
 def summarise(match: Match, lines: list[str], *, ended: datetime | None = None) -> dict:
-    """Players, frames, frame scores, fouls by kind, longest runs, start and end times."""
+    """Players, frames, frame scores and times, fouls by kind, longest runs, start and end."""
     s = match.snapshot()
     started = next((line[len(STARTED) :] for line in lines if line.startswith(STARTED)), None)
     return {
@@ -21,6 +21,7 @@ def summarise(match: Match, lines: list[str], *, ended: datetime | None = None) 
         "winner": s["winner"],
         "frames": s["frames"],
         "frame_scores": s["frame_scores"],
+        "frame_times": s["frame_times"],  # seconds, None where unknown (frame_clock.py)
         "last_frame": [s["score"]["A"], s["score"]["B"]],  # the frame in play when it ended
         "fouls": {side: st["fouls"] for side, st in s["stats"].items()},
         "longest_run": {side: st["best_run"] for side, st in s["stats"].items()},

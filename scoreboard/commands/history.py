@@ -24,6 +24,7 @@ COLUMNS = [
     "frames_a",
     "frames_b",
     "frame_scores",
+    "frame_times",
     "last_frame",
     "fouls_a",
     "fouls_b",
@@ -110,6 +111,8 @@ def flat(row: dict) -> dict:
         "frames_a": row["frames"]["A"],
         "frames_b": row["frames"]["B"],
         "frame_scores": " ".join(f"{a}:{b}" for a, b in row["frame_scores"]),
+        # seconds each frame took, "?" where the log has no time for it (frame_clock.py)
+        "frame_times": " ".join("?" if t is None else str(t) for t in row.get("frame_times", ())),
         "last_frame": ":".join(map(str, row.get("last_frame", ()))),
         "fouls_a": _fouls(row["fouls"]["A"]),
         "fouls_b": _fouls(row["fouls"]["B"]),
