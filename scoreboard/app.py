@@ -43,6 +43,7 @@ from scoreboard.setup_screen.settings import (
     from_config,
     lang_of,
 )
+from scoreboard.stats_pages import StatsPages
 from scoreboard.storage import Storage
 from scoreboard.summary import summarise
 
@@ -125,6 +126,10 @@ class App:
         self.phone = PhoneControl(self)
         self.lang = config.display.language  # the match's language (its setup, or the config's)
         self._follow_language()
+        # Between frames: the result, then statistics pages (FOUL, or [display] page_seconds).
+        self.pages = StatsPages(
+            self.loop.call_later, every=config.display.page_seconds, on_turn=self.show
+        )
 
     def _new_panel(self) -> Panel:
         return Panel(self.match, **self._panel_timings())
@@ -177,6 +182,9 @@ class App:
             return
         if self.phone.takes(event):  # a press that closed the pairing code or answered a phone
             self.show()
+            return
+        if not self.desk.is_open and self.pages.takes(event, self.match.phase):
+            self.show()  # FOUL between frames turns the statistics page (stats_pages.py)
             return
         self.storage.retry()  # records kept while the disk refused them go first
         if is_board_pot(event) and not self.ledger.admit(event):
@@ -352,6 +360,7 @@ class App:
         self.desk.config = config
         for name, value in self._panel_timings().items():  # the open shot stays open
             setattr(self.panel, name, value)
+        self.pages.every = config.display.page_seconds
         if config.display.language != old.display.language:
             self.lang = config.display.language
             for screen in self.screens:
@@ -396,6 +405,9 @@ class App:
         snapshot = self.match.snapshot()
         if self.desk.is_open:  # the setup screen over the match (docs/ARCHITECTURE.md)
             snapshot["setup"] = self.desk.view()
+        self.pages.follow(snapshot["phase"])
+        if self.pages.current:  # which page between frames: for the screens only
+            snapshot["page"] = self.pages.current
         shown = Shown(snapshot, faults, self.hint)
         if shown == self.shown:
             return

@@ -108,6 +108,9 @@ class DisplayConfig:
     dim_after: float = _opt(300.0, limits=(0.0, 86400.0))
     saver_after: float = _opt(900.0, limits=(0.0, 86400.0))
     dim_contrast: int = _opt(0x10, limits=(0, 255), hex=True)
+    # Between frames and at match end: seconds each page (result, frames, statistics, fouls)
+    # stays before the next; 0 = only FOUL turns them (scoreboard/stats_pages.py).
+    page_seconds: float = _opt(8.0, limits=(0.0, 600.0))
     screens: tuple[ScreenConfig, ...] = (ScreenConfig(),)  # [[display.screen]] in the file
 
 

@@ -53,18 +53,26 @@ class FrameClock:
         self.spans: tuple[Span, ...] = ()  # one per frame begun, in order
         self.used = 0  # how many times a mark has dated a frame's start or end
         self._history: list[tuple[int, tuple[Span, ...]]] = []  # (events, spans before)
+        # The spans an undo just took back, until the next mark or event: a frame's first
+        # shot entered again in the same record (the panel adds a ball to the open break:
+        # `undo` and the shot again) keeps the time it was first entered.
+        self._undone: tuple[Span, ...] | None = None
 
     def mark(self, t: float) -> None:
-        self.pending = t
+        self.pending, self._undone = t, None
 
     def after(self, count: int, before, after) -> None:
         """Event number ``count`` turned rules state ``before`` into ``after``."""
         t, self.pending = self.pending, None
+        undone, self._undone = self._undone, None
         starts = after.frame_shots and not before.frame_shots  # its first shot: the break
         ends = after.frame_winner is not None and before.frame_winner is None  # FP-1, D-2
         if not (starts or ends):
             return
-        spans = (*self.spans, (t, None)) if starts else self.spans
+        start = t
+        if starts and undone is not None and len(undone) == len(self.spans) + 1:
+            start = undone[-1][0]  # the same break, amended
+        spans = (*self.spans, (start, None)) if starts else self.spans
         if ends:
             spans = (*spans[:-1], (spans[-1][0] if spans else None, t))
         self.used += 1
@@ -73,14 +81,16 @@ class FrameClock:
 
     def undo(self, count: int) -> None:
         """Only ``count`` events are left: the starts and ends later events set go."""
+        undone = self.spans
         while self._history and self._history[-1][0] > count:
             self.spans = self._history.pop()[1]
+        self._undone = undone if undone is not self.spans else None
 
     def save(self) -> tuple:
-        return self.pending, self.spans, self.used, len(self._history)
+        return self.pending, self.spans, self.used, len(self._history), self._undone
 
     def restore(self, saved: tuple) -> None:
-        self.pending, self.spans, self.used, length = saved
+        self.pending, self.spans, self.used, length, self._undone = saved
         del self._history[length:]
 
     def frame_times(self, frames: int) -> list[int | None]:

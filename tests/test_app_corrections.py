@@ -151,7 +151,9 @@ def test_a_rejected_press_says_why(table):
     app = table("[match]\nrace = 2\ntarget = 1\n")
     s, hint = feed(app, ButtonPress("A", 1.0), Pot(1, 2.0))  # A wins the frame at once
     assert s["phase"] == "frame-over"
-    assert feed(app, ButtonPress("foul", 10.0))[1] == "ball-after-frame"
+    assert feed(app, Pot(3, 10.0))[1] == "ball-after-frame"
+    s, _ = feed(app, ButtonPress("foul", 11.0))  # FOUL turns the statistics page there
+    assert s["page"] == "frames" and s["score"] == {"A": 1, "B": 0}
 
 
 def test_a_stuck_beam_never_leaves_a_point_its_leading_edge_pot_is_taken_back(table):

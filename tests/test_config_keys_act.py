@@ -27,6 +27,7 @@ CHANGES = {
     "display.dim_after": "60.0",
     "display.saver_after": "120.0",
     "display.dim_contrast": "0x20",
+    "display.page_seconds": "4.0",
     "display.screen.driver": '"sh1106"',
     "display.screen.interface": '"spi"',
     "display.screen.port": "0",
@@ -113,6 +114,7 @@ def built(text: str, state_dir) -> dict:
             "specs": screen_specs(config),
             "language": [s.lang for s in screens],
             "saver": (app.saver.dim_after, app.saver.saver_after, app.saver.dim_contrast),
+            "pages": app.pages.every,
             "match": app.match.snapshot() | {"jumped": str(app.match.state.jumped_ball)},
             "panel": (panel.shot_pause, panel.foul_kind_window, panel.penalty_window),
             "buttons": {

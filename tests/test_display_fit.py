@@ -15,6 +15,7 @@ from scoreboard.display.render import canvas, panel
 from scoreboard.display.screens.faults import HINTS, MESSAGES, NOT_SAVED, TO_DO, WHAT_IS_WRONG
 from scoreboard.display.screens.parts import KINDS
 from scoreboard.display.words import Timings
+from scoreboard.stats_pages import PAGES
 
 HINT_FIELDS = {"name": "Олександра-Вікторія Щербатюк", "n": 15, "kind": "early-stroke", "pocket": 6}
 TIMED = {"hold", "undo_hold"}  # filled in by the screens from the configured timings
@@ -49,6 +50,23 @@ def variants():
         players=dict(LONG_NAMES),
     )
     yield "play-two-digits", wide, {}
+    # The statistics pages between frames (stats_pages.py): long names, three-digit figures,
+    # every foul kind's name, a frame of hours.
+    for page in PAGES[1:]:
+        stats = copy.deepcopy(SAMPLES["match-over-timed"]) | {"page": page}
+        stats["players"] = dict(LONG_NAMES)
+        stats["frame_times"][-1] = 3 * 3600 + 59 * 60 + 59
+        stats["frames"] = {"A": 98, "B": 99}
+        stats["race"] = 99
+        for side in ("A", "B"):
+            stats["stats"][side].update(pots=999, best_run=16)
+            stats["stats"][side]["fouls"] = {kind: 99 for kind in KINDS}
+        yield f"match-over-{page}", stats, {}
+        for kind in KINDS:  # each kind's name on a row of its own
+            one = copy.deepcopy(stats)
+            one["stats"]["A"]["fouls"] = {kind: 999}
+            one["stats"]["B"]["fouls"] = {}
+            yield f"match-over-{page}-{kind}", one, {}
     for fault in MESSAGES:
         yield f"fault-{fault}", SAMPLES["play"], {"faults": [{"kind": fault, "pocket": 6}]}
     for hint, text in HINTS.items():

@@ -15,6 +15,7 @@ from PIL import Image, ImageChops
 from scoreboard.commands.gallery import FAULTS, samples, write_gallery
 from scoreboard.display import LANGUAGES, create_displays
 from scoreboard.display.render import panel, render_saver
+from scoreboard.stats_pages import PAGES
 
 GOLDENS = Path(__file__).parent / "goldens" / "display"
 GALLERY = Path(__file__).parent.parent / "docs" / "gallery"
@@ -109,6 +110,15 @@ def test_faults_leave_the_score_rows_alone(display):
     assert changed is not None and changed[1] >= 52
 
 
+@pytest.mark.parametrize("page", PAGES[1:])
+@pytest.mark.parametrize("display", WORDED)
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_statistics_pages_match_golden(display, lang, page):
+    # stats_pages.py: the app adds the page to the snapshot of a state the code reached
+    image = shown(display, lang, SAMPLES["match-over-timed"] | {"page": page})
+    check(image, f"{display}-{lang}-match-over-{page}")
+
+
 def test_hint_is_translated_over_the_foul_screen():
     image = shown("ssd1306", "uk", SAMPLES["foul"], hint="penalty-ball")
     check(image, "ssd1306-uk-foul-hint")
@@ -142,6 +152,7 @@ def test_the_samples_are_the_states_their_logs_reach():
         "frame-over": "frame-over",
         "lag": "lag",
         "match-over": "match-over",
+        "match-over-timed": "match-over",
         "play": "play",
         "play-american": "play",
         "play-names": "play",
@@ -150,6 +161,7 @@ def test_the_samples_are_the_states_their_logs_reach():
     assert balls == {"break": 15, "break-rerack": 14}  # GR-13.2: the penalty ball is off
     assert SAMPLES["play"]["score"] == {"A": 5, "B": 3} and SAMPLES["play"]["striker"] == "A"
     assert SAMPLES["match-over"]["winner"] == "B"
+    assert SAMPLES["match-over-timed"]["frame_times"] == [425, 330, 765]  # 7:05, 5:30, 12:45
     assert SAMPLES["break-foul-pots"]["foul"]["to_spot"] == 2  # GR-22.3: shown as "+2"
     # CV-1: the offender's point is taken; one owed where he had none
     assert SAMPLES["foul-american"]["score"] == {"A": 2, "B": 2}

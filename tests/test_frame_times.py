@@ -171,3 +171,12 @@ def test_history_and_status_give_the_frame_times(tmp_path, capsys):
     (row,) = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
     assert row["frame_times"] == "86"
     app.close()
+
+
+def test_a_break_amended_with_one_more_ball_keeps_the_time_it_was_first_entered():
+    # The panel adds a ball to the open shot as one record: `undo` and the shot again.
+    log = f"target 2\nbreak A\n{at(0)}\nshot pots=1\n{at(3)}\nundo\nshot pots=2"
+    assert times(log) == [3]
+    # An UNDO of its own, then a break entered anew: the frame starts with the new one.
+    log = f"target 2\nbreak A\n{at(0)}\nshot pots=1\nundo\n{at(30)}\nshot pots=1\n{at(45)}\nshot pots=1"
+    assert times(log) == [15]

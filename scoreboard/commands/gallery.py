@@ -9,6 +9,7 @@ from scoreboard.cli import UsageError
 from scoreboard.display import DISPLAYS, LANGUAGES
 from scoreboard.display.render import panel, render, render_saver
 from scoreboard.matchlog import replay
+from scoreboard.stats_pages import PAGES
 
 # Faults and a hint drawn over the play screen, to show the overlay in the gallery.
 FAULTS = [{"kind": "sensor-stuck", "pocket": 3}, {"kind": "board-lost"}]
@@ -34,6 +35,8 @@ def write_gallery(out: Path, *, scale: int = 4) -> list[Path]:
     cases = dict(samples())
     cases["play-faults"] = (cases["play"], {"faults": FAULTS})
     cases["saver"] = cases["play"]  # scoreboard/screensaver.py
+    for page in PAGES[1:]:  # the statistics pages of a match with fouls and time marks
+        cases[f"match-over-{page}"] = cases["match-over-timed"] | {"page": page}
     for display in DISPLAYS:
         for lang in LANGUAGES:
             folder = out / display / lang

@@ -2,11 +2,15 @@
 what the buttons do now (a player's button: the next frame; UNDO held: a new match)."""
 
 from scoreboard.display.canvas import ROWS
+from scoreboard.display.screens import between_frames
 from scoreboard.display.screens.parts import buttons, frames_text, name, score_text
 from scoreboard.phase import Phase
 
 
 def draw(c, snap, t) -> int:
+    page = snap.get("page", "result")
+    if page != "result":  # statistics pages, turned by FOUL or in time (stats_pages.py)
+        return between_frames.draw(c, snap, t, page)
     match_over = snap["phase"] == Phase.MATCH_OVER
     if match_over:
         c.bar(ROWS[0], t.gettext("Match over"))

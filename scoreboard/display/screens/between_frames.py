@@ -1,0 +1,87 @@
+"""The statistics pages between frames and at match end (scoreboard/stats_pages.py): frame
+scores with the time each frame took, longest runs, pots and fouls, fouls by kind. Each
+player's figure is on his side, above his name and button; FOUL turns the page."""
+
+from scoreboard.display.canvas import ROWS
+from scoreboard.display.screens.parts import KINDS, buttons, frames_text
+from scoreboard.stats_pages import PAGES as PAGE_ORDER
+
+SHOWN_ROWS = (ROWS[1], ROWS[2], ROWS[3])  # three rows between the title and the names
+
+
+def clock_text(seconds: int | None) -> str:
+    """A frame's time as a clock reads: "7:05", "1:02:40"; "–" when it is not known."""
+    if seconds is None:
+        return "–"
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def draw(c, snap, t, page: str) -> int:
+    titles = {
+        "frames": t.gettext("Frames"),
+        "stats": t.gettext("Statistics"),
+        "fouls": t.gettext("Fouls by kind") if c.wide else t.gettext("Fouls"),
+    }
+    number = t.gettext("FOUL {i}/{n}").format(i=PAGE_ORDER.index(page) + 1, n=len(PAGE_ORDER))
+    c.bar(ROWS[0], "{s}", right=number, s=titles[page])
+    {"frames": _frames, "stats": _figures, "fouls": _fouls}[page](c, snap, t)
+    # A or B: the next frame, as on the result page; the names say whose figures are where.
+    buttons(c, snap, centre=frames_text(snap), active=None)
+    return ROWS[0]
+
+
+def _frames(c, snap, t) -> None:
+    """The last three frames: number, score, time (the whole match on `scoreboard history`)."""
+    scores, times = snap["frame_scores"], snap.get("frame_times") or []
+    first = max(0, len(scores) - len(SHOWN_ROWS))
+    for y, number in zip(SHOWN_ROWS, range(first, len(scores)), strict=False):
+        a, b = scores[number]
+        seconds = times[number] if number < len(times) else None
+        c.text(2, y, f"{number + 1}.", fill=c.dim)
+        score = f"{a}:{b}"
+        c.text((c.width - c.width_of(score, bold=True)) // 2, y, score, bold=True)
+        shown = clock_text(seconds)
+        c.text(c.width - 2 - c.width_of(shown), y, shown)
+
+
+def _figures(c, snap, t) -> None:
+    stats = snap["stats"]
+    rows = (
+        (t.gettext("longest run"), "best_run"),
+        (t.gettext("balls potted"), "pots"),
+        (t.gettext("fouls"), None),
+    )
+    for y, (label, key) in zip(SHOWN_ROWS, rows, strict=True):
+        values = [stats[side][key] if key else sum(stats[side]["fouls"].values()) for side in "AB"]
+        _row(c, y, label, values)
+
+
+def _fouls(c, snap, t) -> None:
+    fouls = {side: snap["stats"][side]["fouls"] for side in "AB"}
+    kinds = sorted(
+        set(fouls["A"]) | set(fouls["B"]),
+        key=lambda k: (-(fouls["A"].get(k, 0) + fouls["B"].get(k, 0)), k),
+    )
+    if not kinds:
+        c.fit(2, ROWS[2], c.width - 4, "{s}", align="center", s=t.gettext("No fouls"))
+        return
+    shown = kinds if len(kinds) <= len(SHOWN_ROWS) else kinds[: len(SHOWN_ROWS) - 1]
+    for y, kind in zip(SHOWN_ROWS, shown, strict=False):
+        label = t.gettext(KINDS.get(kind, KINDS["other"]))
+        _row(c, y, label, [fouls[side].get(kind, 0) for side in "AB"])
+    if len(shown) < len(kinds):  # the rest, added up
+        rest = kinds[len(shown) :]
+        values = [sum(fouls[side].get(k, 0) for k in rest) for side in "AB"]
+        _row(c, SHOWN_ROWS[-1], t.gettext("other kinds"), values)
+
+
+def _row(c, y, label: str, values: list[int]) -> None:
+    """A's figure at the left, B's at the right, what it counts between them."""
+    left, right = (str(v) for v in values)
+    c.text(2, y, left, bold=True)
+    c.text(c.width - 2 - c.width_of(right, bold=True), y, right, bold=True)
+    room = c.width - 4 - 2 * (max(c.width_of(left), c.width_of(right)) + 6)
+    x = (c.width - room) // 2
+    c.fit(x, y, room, "{s}", align="center", fill=c.dim, s=label)

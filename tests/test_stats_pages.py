@@ -1,0 +1,90 @@
+"""Between frames and at match end (issue 11): the result, then statistics pages turned by
+FOUL or by the configured time, through the app's event path with simulated time."""
+
+import dataclasses
+
+import pytest
+
+from scoreboard.inputs.events import ButtonPress, Pot
+from scoreboard.journal import read_journal
+from scoreboard.stats_pages import PAGES
+
+FRAME = '[match]\nplayer_a = "Олена"\nplayer_b = "Тарас"\nrace = 2\ntarget = 2\n'
+
+
+START = 1000.0  # make_app's ManualClock starts here; the tests' times count from it
+
+
+def feed(app, *events):
+    """Inputs at their times (seconds from START), as the loop gets them."""
+    for event in events:
+        event = dataclasses.replace(event, t=START + event.t)
+        app.clock.now = max(app.clock.now, event.t)
+        app.loop.put(event)
+        app.loop.run_pending()
+    return app.screen.frames[-1][0]
+
+
+def at(app, seconds):
+    """Let simulated time pass to `seconds` from START: the loop runs what falls due."""
+    app.clock.now = START + seconds
+    app.loop.run_pending()
+    return app.screen.frames[-1][0]
+
+
+def frame_won(app, phase="frame-over"):
+    s = feed(app, ButtonPress("A", 1.0), Pot(1, 2.0), Pot(2, 3.0))  # 2 : 0 on the break
+    assert s["phase"] == phase and s["page"] == "result"
+    return s
+
+
+def test_FOUL_turns_the_pages_between_frames_and_back_to_the_result(make_app):
+    app = make_app(FRAME + "[display]\npage_seconds = 0\n")
+    frame_won(app)
+    before = list(read_journal(app.storage.state_dir).lines)
+    pages = [feed(app, ButtonPress("foul", 10.0 + i))["page"] for i in range(4)]
+    assert pages == ["frames", "stats", "fouls", "result"]
+    assert read_journal(app.storage.state_dir).lines == before  # a page is no step of play
+    assert app.screen.frames[-1][2] is None  # and no refusal said about it
+
+
+def test_the_pages_turn_by_themselves_every_page_seconds(make_app):
+    app = make_app(FRAME + "[display]\npage_seconds = 6\n")
+    frame_won(app)  # at 3 s
+    assert at(app, 8.9)["page"] == "result"
+    assert at(app, 9.0)["page"] == "frames"
+    assert at(app, 15.0)["page"] == "stats"
+    s = feed(app, ButtonPress("foul", 17.0))  # FOUL turns it now, and its page gets 6 s
+    assert s["page"] == "fouls" and at(app, 22.9)["page"] == "fouls"
+    assert at(app, 23.0)["page"] == "result"
+
+
+def test_the_next_frame_or_an_undo_leaves_the_pages(make_app):
+    app = make_app(FRAME)
+    frame_won(app)
+    feed(app, ButtonPress("foul", 5.0))
+    s = feed(app, ButtonPress("undo", 6.0))  # the break that won the frame taken back
+    assert s["phase"] == "break" and "page" not in s
+    assert at(app, 100.0) == s  # no page turns during play
+    s = feed(app, Pot(3, 101.0), Pot(4, 101.5))  # the frame ends again: from its result
+    assert s["phase"] == "frame-over" and s["page"] == "result"
+    feed(app, ButtonPress("foul", 102.0))
+    s = feed(app, ButtonPress("B", 103.0))  # A or B: the next frame, from any page
+    assert s["phase"] == "break" and s["frame"] == 2 and "page" not in s
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_the_match_over_screen_has_the_pages_too(make_app, page):
+    app = make_app(FRAME.replace("race = 2", "race = 1") + "[display]\npage_seconds = 0\n")
+    frame_won(app, "match-over")
+    for i in range(PAGES.index(page)):
+        feed(app, ButtonPress("foul", 10.0 + i))
+    s = app.screen.frames[-1][0]
+    assert s["phase"] == "match-over" and s["page"] == page
+    assert s["frame_scores"] == [[2, 0]] and s["frame_times"] == [1]
+
+
+def test_during_play_FOUL_is_still_a_foul(make_app):
+    app = make_app(FRAME)
+    s = feed(app, ButtonPress("A", 1.0), ButtonPress("B", 10.0), ButtonPress("foul", 20.0))
+    assert s["phase"] == "foul" and "page" not in s
