@@ -117,7 +117,8 @@ class AnnouncingScreen:
         self.step = step
 
     def show(self, snapshot, *, faults=(), hint=None):
-        self.step("show", snapshot=snapshot)
+        # The match as shown; the page between frames is the display's own (stats_pages.py).
+        self.step("show", snapshot={k: v for k, v in snapshot.items() if k != "page"})
 
 
 def next_input(rng: random.Random, phase: str, asked: bool, t: float):
