@@ -73,8 +73,12 @@ def test_a_damaged_list_lets_nobody_in(tmp_path):
     assert phones.find(again) is not None and phones.find(token) is None
 
 
-def test_the_phones_command_lists_and_revokes(tmp_path, capsys):
+def test_the_phones_command_lists_and_revokes(tmp_path, capsys, monkeypatch):
     from scoreboard.cli import main
+    from scoreboard.net import phones as module
+
+    monkeypatch.setattr(module, "NET_STATE_DIR", tmp_path / "no-service-here")
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
 
     token, phone = Phones(tmp_path).add("Olena's phone")
     assert main(["phones", "--state-dir", str(tmp_path)]) == 0
@@ -90,3 +94,27 @@ def test_a_phone_paired_with_another_table_is_not_paired_here(tmp_path):
     clock = ManualClock(1e9)
     token, _ = Phones(tmp_path / "table-1", clock=clock).add("x")
     assert Phones(tmp_path / "table-2", clock=clock).find(token) is None
+
+
+def test_the_phones_are_kept_in_the_net_services_own_state_directory(tmp_path, monkeypatch):
+    from scoreboard.net import phones as module
+
+    monkeypatch.setattr(module, "NET_STATE_DIR", tmp_path / "absent")
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    assert module.phones_dir(tmp_path / "table") == tmp_path / "table"  # make sim
+    monkeypatch.setattr(module, "NET_STATE_DIR", tmp_path)
+    assert module.phones_dir(tmp_path / "table") == tmp_path  # sudo scoreboard phones
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "systemd"))
+    assert module.phones_dir(tmp_path / "table") == tmp_path / "systemd"  # the service
+
+
+def test_root_leaves_the_list_to_the_net_services_user(tmp_path):
+    if os.geteuid() != 0:
+        import pytest
+
+        pytest.skip("only root can give a file away")
+    os.chown(tmp_path, 4242, 4242)
+    Phones(tmp_path).add("x")  # as `sudo scoreboard phones --revoke` writes it
+    for name in ("phones.json", "phones.lock"):
+        st = os.stat(tmp_path / name)
+        assert (st.st_uid, st.st_gid) == (4242, 4242), name

@@ -1,7 +1,8 @@
 """The phones paired with this table: who may write (issue 12, docs/threat-model.md).
 
 A paired phone holds a random session token in an HttpOnly cookie; this file keeps only its
-SHA-256, so a copy of the state directory lets no one in. ``<state_dir>/phones.json`` is
+SHA-256, so a copy of the state directory lets no one in. ``phones.json`` (in the net
+service's own state directory, :func:`phones_dir`) is
 written whole through a temporary file, fsync and rename, so a power cut leaves the old list
 or the new one, and it survives a restart. A phone is good for :data:`LIFETIME` (30 days)
 from pairing, or until revoked (`scoreboard phones --revoke ID`, or from a paired phone).
@@ -22,6 +23,23 @@ from pathlib import Path
 
 LIFETIME = 30 * 24 * 3600.0  # seconds a pairing is good for
 FILE_NAME = "phones.json"
+# scoreboard-net.service's StateDirectory=: the net process's own, writable (the table's state
+# directory is read-only to it).
+NET_STATE_DIR = Path("/var/lib/scoreboard-net")
+
+
+def phones_dir(state_dir: str | os.PathLike) -> Path:
+    """Where the paired phones are kept: the net service's state directory (systemd's
+    ``$STATE_DIRECTORY``; ``/var/lib/scoreboard-net`` for `scoreboard phones` run beside it
+    with sudo), else the table's state directory (`make sim`, a developer's machine)."""
+    given = os.environ.get("STATE_DIRECTORY")
+    if given:
+        return Path(given.split(":")[0])
+    if NET_STATE_DIR.is_dir():
+        return NET_STATE_DIR
+    return Path(state_dir)
+
+
 NAME_LENGTH = 40
 
 
@@ -134,6 +152,7 @@ class Phones:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(self.path.with_suffix(".lock"), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         try:
+            self._keep_owner(fd)
             fcntl.flock(fd, fcntl.LOCK_EX)
             try:
                 phones = self._read()
@@ -152,6 +171,7 @@ class Phones:
         tmp = self.path.with_name(self.path.name + ".tmp")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
         try:
+            self._keep_owner(fd)
             view = memoryview(data.encode())
             while view:
                 view = view[os.write(fd, view) :]
@@ -164,6 +184,13 @@ class Phones:
             os.fsync(dir_fd)
         finally:
             os.close(dir_fd)
+
+    def _keep_owner(self, fd: int) -> None:
+        """Root (`sudo scoreboard phones --revoke`) leaves the files to the folder's owner, the
+        net service's user, which could no longer read a file of root's (mode 0600)."""
+        if os.geteuid() == 0:
+            folder = os.stat(self.path.parent)
+            os.fchown(fd, folder.st_uid, folder.st_gid)
 
 
 class PhonesDamaged(Exception):
