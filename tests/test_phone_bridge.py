@@ -81,3 +81,27 @@ def test_settings_the_table_cannot_take_are_refused_with_the_reason(a, tmp_path)
     assert not reply["ok"] and "race" in reply["message"]
     reply = command(client, a, "s2", "setup", phone="ab12cd", colour="red")
     assert not reply["ok"] and "colour" in reply["message"]
+
+
+def test_a_phone_edits_the_roster_the_setup_screen_offers_and_it_is_kept(a, tmp_path):
+    from scoreboard.setup_screen.store import SetupStore
+
+    client = LineClient(socket_path(tmp_path))
+    client.next()
+    reply = command(client, a, "r1", "roster", phone="ab12cd", roster=["Olena", " Taras  Bulba "])
+    assert reply == {"type": "reply", "id": "r1", "ok": True, "message": "2 names"}
+    assert a.app.desk.roster()[:2] == ("Olena", "Taras Bulba")
+    assert SetupStore(tmp_path).load().roster == ("Olena", "Taras Bulba")  # durable
+
+
+@pytest.mark.parametrize(
+    ("roster", "why"),
+    [("Olena", "list"), (["Olena", "olena"], "twice"), (["a=b"], "="), ([""], "empty")],
+)
+def test_a_roster_the_table_cannot_take_is_refused_with_the_reason(a, tmp_path, roster, why):
+    client = LineClient(socket_path(tmp_path))
+    client.next()
+    before = a.app.desk.roster()
+    reply = command(client, a, "r1", "roster", phone="ab12cd", roster=roster)
+    assert not reply["ok"] and why in reply["message"]
+    assert a.app.desk.roster() == before

@@ -7,6 +7,8 @@
 - ``setup`` ``{"players": [...], "race": 3, ...}`` (docs/ARCHITECTURE.md "Next-match settings"):
   the next match's settings, as the setup screen's SetupNext on the app's queue; never waits
   for a press (a match in play keeps them for the next one);
+- ``roster`` ``{"roster": ["Olena", "Taras", ...]}``: the club's players the setup screen
+  offers first, instead of the config's ``[match] roster`` (kept in setup.json);
 - a command with ``"phone": ID`` that changes a match in play (``undo``) waits for an OK
   press at the table before it runs; the reply says so at once (``ok``, "waiting for OK
   at the table"). The net process adds ``phone`` to every write a phone sends.
@@ -15,6 +17,7 @@
 from scoreboard.bridge.commands import COMMANDS, command
 from scoreboard.setup_screen.command import from_payload
 from scoreboard.setup_screen.settings import SettingsError
+from scoreboard.setup_screen.store import roster_names
 
 WAITING = "waiting for OK at the table"
 # The commands a phone sends that change the match in play: each waits for an OK press.
@@ -45,6 +48,17 @@ def setup(app, args: dict) -> tuple[bool, str]:
         return False, str(exc)
     app.handle(event)  # on the loop's thread already, like a button
     return answer[0] if answer else (False, "the table did not answer")
+
+
+@command("roster")
+def roster(app, args: dict) -> tuple[bool, str]:
+    """The club's players the setup screen offers first (kept in setup.json)."""
+    try:
+        names = roster_names(args.get("roster"))
+    except SettingsError as exc:
+        return False, str(exc)
+    app.desk.set_roster(names)
+    return True, f"{len(names)} names"
 
 
 def _needs_ok(name: str, what: str) -> None:

@@ -34,9 +34,11 @@ class SetupDesk:
         return self.draft is not None
 
     def roster(self) -> tuple[str, ...]:
-        """The config's roster, then the names used recently (most recent first), once each."""
+        """The club's roster (sent from a phone, else the config's), then the names used
+        recently (most recent first), once each."""
         names, seen = [], set()
-        for name in (*(" ".join(n.split()) for n in self.config.match.roster), *self.kept.recent):
+        club = self.kept.roster if self.kept.roster is not None else self.config.match.roster
+        for name in (*(" ".join(n.split()) for n in club), *self.kept.recent):
             if name.casefold() not in seen:
                 seen.add(name.casefold())
                 names.append(name)
@@ -80,6 +82,13 @@ class SetupDesk:
         self.draft = None
         kept = replace(self.kept.used(*settings.players), last=settings, pending=None, draft=None)
         self.store.save(kept)
+
+    def set_roster(self, names: tuple[str, ...]) -> None:
+        """The club's players from a phone (store.roster_names checked them); an open setup
+        screen offers them at once."""
+        self.store.save(replace(self.kept, roster=names))
+        if self.draft is not None:
+            self._keep(replace(self.draft, roster=self.roster()))
 
     def wait(self, settings: MatchSettings | None) -> None:
         """`settings` are for the next match (None: nothing waits)."""

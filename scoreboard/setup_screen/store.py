@@ -18,6 +18,7 @@ from scoreboard.setup_screen.settings import MatchSettings, SettingsError, name_
 
 FILE_NAME = "setup.json"
 RECENT_KEPT = 20  # recent names remembered
+ROSTER_KEPT = 200  # the most names a roster sent from a phone may hold
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,7 @@ class Kept:
     pending: MatchSettings | None = None  # the next match's, sent while a match was in play
     recent: tuple[str, ...] = ()  # names used, most recent first
     draft: dict | None = None  # the open setup screen (model.py `Draft.to_dict`)
+    roster: tuple[str, ...] | None = None  # the club's players from a phone (None: the config's)
 
     def used(self, *names: str) -> "Kept":
         """`names` moved to the front of the recent names."""
@@ -41,6 +43,7 @@ class Kept:
             "pending": self.pending.to_dict() if self.pending else None,
             "recent": list(self.recent),
             "draft": self.draft,
+            "roster": list(self.roster) if self.roster is not None else None,
         }
 
 
@@ -106,9 +109,30 @@ def _kept(data: dict) -> Kept:
     draft = data.get("draft")
     if draft is not None and not isinstance(draft, dict):
         raise ValueError("draft must be an object")
+    roster = data.get("roster")
+    if roster is not None:
+        roster = roster_names(roster)
     return Kept(
         last=settings(data.get("last")),
         pending=settings(data.get("pending")),
         recent=tuple(n for n in recent if name_problem(n) is None)[:RECENT_KEPT],
         draft=draft,
+        roster=roster,
     )
+
+
+def roster_names(names) -> tuple[str, ...]:
+    """A roster as sent (a list of names), checked: SettingsError says what is wrong."""
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise SettingsError("a roster is a list of names")
+    if len(names) > ROSTER_KEPT:
+        raise SettingsError(f"a roster holds at most {ROSTER_KEPT} names")
+    roster, seen = [], set()
+    for name in (" ".join(n.split()) for n in names):
+        if problem := name_problem(name):
+            raise SettingsError(problem)
+        if name.casefold() in seen:
+            raise SettingsError(f"{name!r} is listed twice")
+        seen.add(name.casefold())
+        roster.append(name)
+    return tuple(roster)
