@@ -43,12 +43,16 @@ from scoreboard.setup_screen.settings import (
     from_config,
     lang_of,
 )
+from scoreboard.shot_clock import ShotClock
 from scoreboard.stats_pages import StatsPages
 from scoreboard.storage import Storage
 from scoreboard.summary import summarise
 
 LOGGER = logging.getLogger("scoreboard")
 HINT_SECONDS = 4.0
+# What the app adds to the match's snapshot for the screens only, never in the journal: the
+# open setup screen, the page between frames, the shot's time left.
+SCREEN_ONLY = ("setup", "page", "shot_clock")
 
 
 def setup_lines(config: Config, settings: MatchSettings | None = None) -> list[str]:
@@ -130,6 +134,15 @@ class App:
         self.pages = StatsPages(
             self.loop.call_later, every=config.display.page_seconds, on_turn=self.show
         )
+        # An advisory shot clock ([shot_clock]), and the beeper where the wiring fitted one.
+        self.beeper = None
+        self.shot_clock = ShotClock.from_config(
+            config.shot_clock,
+            self.loop.call_at,
+            self.loop.clock,
+            on_tick=self.show,
+            beep=self._shot_clock_says,
+        )
 
     def _new_panel(self) -> Panel:
         return Panel(self.match, **self._panel_timings())
@@ -185,6 +198,9 @@ class App:
             return
         if not self.desk.is_open and self.pages.takes(event, self.match.phase):
             self.show()  # FOUL between frames turns the statistics page (stats_pages.py)
+            return
+        if self.shown and self.shot_clock.takes(event, self.shown.snapshot):
+            self.show()  # the striker's own button: his extension (shot_clock.py)
             return
         self.storage.retry()  # records kept while the disk refused them go first
         if is_board_pot(event) and not self.ledger.admit(event):
@@ -361,6 +377,9 @@ class App:
         for name, value in self._panel_timings().items():  # the open shot stays open
             setattr(self.panel, name, value)
         self.pages.every = config.display.page_seconds
+        s = config.shot_clock
+        self.shot_clock.seconds, self.shot_clock.warning = s.seconds, s.warning
+        self.shot_clock.extension = s.extension
         if config.display.language != old.display.language:
             self.lang = config.display.language
             for screen in self.screens:
@@ -385,6 +404,15 @@ class App:
             self.log("config reloaded: this match has the new players and settings")
             self.set_hint("config-applied")
 
+    def _shot_clock_says(self, name: str) -> None:
+        """The shot clock's moments: a beep where a beeper is fitted, and a word on screen."""
+        if self.beeper is not None:
+            self.beeper.play(name)
+        if name in ("time-up", "extension"):
+            striker = self.match.state.striker
+            who = self.match.state.players[striker].replace("_", " ") if striker else ""
+            self.set_hint((name, (("name", who),)))
+
     def set_hint(self, hint: str | tuple, seconds: float = HINT_SECONDS) -> None:
         self.hint = hint
         if self._hint_timer:
@@ -408,6 +436,9 @@ class App:
         self.pages.follow(snapshot["phase"])
         if self.pages.current:  # which page between frames: for the screens only
             snapshot["page"] = self.pages.current
+        self.shot_clock.follow(snapshot)
+        if clock := self.shot_clock.view():  # the shot's time: for the screens only
+            snapshot["shot_clock"] = clock
         shown = Shown(snapshot, faults, self.hint)
         if shown == self.shown:
             return

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from scoreboard import bridge
 from scoreboard import config as configuration
 from scoreboard.app import LOGGER, App
+from scoreboard.beeper import Beeper
 from scoreboard.bridge.table import BridgeError, TableBridge
 from scoreboard.config import Config
 from scoreboard.display import create_displays
@@ -143,6 +144,17 @@ class Appliance:
             )
             # The app's pot ledger answers the board's hello and acks what is durable.
             self.app.ledger.ack, self.app.ledger.sync = self.link.acknowledge, self.link.sync
+        self.beeper = None
+        if pins.beeper >= 0:  # a piezo where one is fitted (hardware/README.md)
+            try:
+                self.beeper = Beeper(
+                    pins.beeper, call_later=self.loop.call_later, pin_factory=pin_factory
+                )
+            except Exception as exc:  # a beeper that will not start must not stop the table
+                self.app.warn(f"beeper on GPIO {pins.beeper} did not start: {exc}; none used")
+            else:
+                self.app.beeper = self.beeper
+                self.app.observers.append(self.beeper)
         self.app.extra_handlers[LineEdge] = self._take
         # The local socket for `scoreboard net` and MQTT, only when the network is on.
         self.bridge = TableBridge.for_app(self.app) if bridge.wanted(config) else None
@@ -213,6 +225,8 @@ class Appliance:
         if self.link is not None:
             self.link.stop()
         self.buttons.close()
+        if self.beeper is not None:
+            self.beeper.close()
         if self.pockets is not None:
             self.pockets.close()
         self.app.close()

@@ -121,6 +121,7 @@ class PinsConfig:
     foul: int = _opt(13, limits=(0, 27))
     undo: int = _opt(19, limits=(0, 27))
     pockets: tuple[int, ...] = _opt((17, 27, 22, 23, 16, 26), limits=(0, 27), count=6)
+    beeper: int = _opt(-1, limits=(-1, 27))  # a piezo where one is fitted (12); -1: none
 
 
 @dataclass(frozen=True)
@@ -145,6 +146,14 @@ class TimingsConfig:
 
 
 @dataclass(frozen=True)
+class ShotClockConfig:
+    # An advisory shot clock (scoreboard/shot_clock.py, docs/decisions.md); 0 = off.
+    seconds: float = _opt(0.0, limits=(0.0, 600.0))
+    warning: float = _opt(10.0, limits=(0.0, 600.0))  # seconds left when it beeps
+    extension: float = _opt(30.0, limits=(0.0, 600.0))  # once a frame per player; 0 = none
+
+
+@dataclass(frozen=True)
 class ServiceConfig:
     state_dir: str = _opt("/var/lib/scoreboard", length=(1, 200))
     log_level: str = _opt("info", choices=("debug", "info", "warning", "error"))
@@ -166,6 +175,7 @@ class Config:
     pins: PinsConfig = PinsConfig()
     sensors: SensorsConfig = SensorsConfig()
     timings: TimingsConfig = TimingsConfig()
+    shot_clock: ShotClockConfig = ShotClockConfig()
     service: ServiceConfig = ServiceConfig()
     web: WebConfig = WebConfig()
 
@@ -279,6 +289,7 @@ class _Reader:
             self.fail("must differ from match.player_a", "match", "player_b")
         self.check_buses(config.display.screens)
         self.check_timings(config.timings)
+        self.check_shot_clock(config.shot_clock)
         self.check_pins(config)
         return config
 
@@ -407,6 +418,12 @@ class _Reader:
                 self.fail(reason, "display.screen", key, index)
             seen[spot] = index
 
+    def check_shot_clock(self, s: ShotClockConfig) -> None:
+        if 0 < s.seconds < 5:
+            self.fail("must be 0 (no shot clock) or 5 seconds or more", "shot_clock", "seconds")
+        if s.seconds and s.warning >= s.seconds:
+            self.fail("must be less than shot_clock.seconds", "shot_clock", "warning")
+
     def check_timings(self, t: TimingsConfig) -> None:
         if t.beam_min >= t.beam_stuck:
             self.fail("must be shorter than timings.beam_stuck", "timings", "beam_min")
@@ -424,6 +441,8 @@ class _Reader:
                     owners.setdefault(pin, (what, f"display.screen[{i + 1}]"))
         for key in ("player_a", "player_b", "foul", "undo"):
             claims.append((getattr(config.pins, key), "pins", key, None))
+        if config.pins.beeper >= 0:
+            claims.append((config.pins.beeper, "pins", "beeper", None))
         if config.sensors.source == "gpio":  # otherwise the pocket pins are not wired
             claims += [(pin, "pins", "pockets", None) for pin in config.pins.pockets]
         for i, s in enumerate(config.display.screens):

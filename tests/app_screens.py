@@ -2,6 +2,7 @@
 
 import json
 
+from scoreboard.app import SCREEN_ONLY
 from scoreboard.journal import read_journal
 from scoreboard.matchlog import replay
 from scoreboard.setup_screen.model import Draft
@@ -19,7 +20,7 @@ class JournalCheckingScreen:
             durable = replay(read_journal(self.state_dir).lines).snapshot()
             setup = snapshot.get("setup")  # the open setup screen: durable in setup.json
             # the setup and the page between frames are the display's own, not the match's
-            match = {k: v for k, v in snapshot.items() if k not in ("setup", "page")}
+            match = {k: v for k, v in snapshot.items() if k not in SCREEN_ONLY}
             assert durable == match, "shown before it was durable"
             if setup is not None:
                 kept = json.loads((self.state_dir / "setup.json").read_text(encoding="utf-8"))

@@ -28,7 +28,7 @@ import traceback
 
 import scoreboard.journal
 from scoreboard import config as configuration
-from scoreboard.app import App
+from scoreboard.app import SCREEN_ONLY, App
 from scoreboard.inputs.events import ButtonHold, ButtonPress, Pot
 from scoreboard.journal import list_archive
 from scoreboard.loop import ManualClock
@@ -118,7 +118,7 @@ class AnnouncingScreen:
 
     def show(self, snapshot, *, faults=(), hint=None):
         # The match as shown; the page between frames is the display's own (stats_pages.py).
-        self.step("show", snapshot={k: v for k, v in snapshot.items() if k != "page"})
+        self.step("show", snapshot={k: v for k, v in snapshot.items() if k not in SCREEN_ONLY})
 
 
 def next_input(rng: random.Random, phase: str, asked: bool, t: float):

@@ -6,7 +6,7 @@ import logging
 import re
 
 import pytest
-from gpiozero.pins.mock import MockFactory
+from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from scoreboard import config as configuration
 from scoreboard.appliance import Appliance, screen_specs
@@ -46,6 +46,7 @@ CHANGES = {
     "pins.foul": "12",
     "pins.undo": "4",
     "pins.pockets": "[4, 27, 22, 23, 16, 26]",
+    "pins.beeper": "12",
     "sensors.source": '"gpio"',
     "sensors.port": '"/dev/ttyACM7"',
     "sensors.usb_vid": "0x1234",
@@ -59,6 +60,9 @@ CHANGES = {
     "timings.button_debounce": "0.05",
     "timings.beam_min": "0.01",
     "timings.beam_stuck": "3.0",
+    "shot_clock.seconds": "45.0",
+    "shot_clock.warning": "5.0",
+    "shot_clock.extension": "20.0",
     "service.state_dir": None,  # a path of the test's own
     "service.log_level": '"debug"',
     "web.enabled": "true",
@@ -101,7 +105,7 @@ def built(text: str, state_dir) -> dict:
         if spec["driver"] not in ("dummy",) and not spec["driver"].startswith("emulator"):
             spec["interface"] = "noop"
     screens = create_displays(specs, lang=config.display.language)
-    factory = MockFactory()
+    factory = MockFactory(pin_class=MockPWMPin)  # PWM: the beeper's TonalBuzzer
     appliance = Appliance(
         config,
         state_dir=config.service.state_dir if "state_dir" in text else state_dir,
@@ -115,6 +119,12 @@ def built(text: str, state_dir) -> dict:
             "language": [s.lang for s in screens],
             "saver": (app.saver.dim_after, app.saver.saver_after, app.saver.dim_contrast),
             "pages": app.pages.every,
+            "shot_clock": (
+                app.shot_clock.seconds,
+                app.shot_clock.warning,
+                app.shot_clock.extension,
+            ),
+            "beeper": appliance.beeper and appliance.beeper.buzzer.pwm_device.pin.info.number,
             "match": app.match.snapshot() | {"jumped": str(app.match.state.jumped_ball)},
             "panel": (panel.shot_pause, panel.foul_kind_window, panel.penalty_window),
             "buttons": {

@@ -155,8 +155,8 @@ def test_render_png_refuses_an_unknown_phase(tmp_path):
 
 def test_gallery_covers_every_phase_display_and_language(tmp_path):
     written = write_gallery(tmp_path, scale=1)
-    # + play-faults, saver, and the three statistics pages (stats_pages.py)
-    assert len(written) == len(DISPLAYS) * 3 * (len(SAMPLES) + 2 + 3)
+    # + play-faults, saver, the shot clock, and the three statistics pages (stats_pages.py)
+    assert len(written) == len(DISPLAYS) * 3 * (len(SAMPLES) + 3 + 3)
     assert Image.open(tmp_path / "ssd1322" / "en" / "foul.png").size == (256, 64)
 
 

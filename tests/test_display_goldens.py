@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
-from scoreboard.commands.gallery import FAULTS, samples, write_gallery
+from scoreboard.commands.gallery import FAULTS, samples, with_shot_clock, write_gallery
 from scoreboard.display import LANGUAGES, create_displays
 from scoreboard.display.render import panel, render_saver
 from scoreboard.stats_pages import PAGES
@@ -117,6 +117,13 @@ def test_statistics_pages_match_golden(display, lang, page):
     # stats_pages.py: the app adds the page to the snapshot of a state the code reached
     image = shown(display, lang, SAMPLES["match-over-timed"] | {"page": page})
     check(image, f"{display}-{lang}-match-over-{page}")
+
+
+@pytest.mark.parametrize("display", WORDED)
+def test_the_shot_clock_bar_matches_golden(display):
+    snap = with_shot_clock(SAMPLES["play"])  # 12 of 30 s left
+    assert snap["shot_clock"] == {"left": 12, "limit": 30, "extension": True}
+    check(shown(display, "uk", snap), f"{display}-uk-play-shot-clock")
 
 
 def test_hint_is_translated_over_the_foul_screen():

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from scoreboard import config as configuration
 from scoreboard.config import RESERVED_PINS, SPI_PINS, PinsConfig, ScreenConfig
 from scoreboard.inputs.buttons import DEFAULT_PINS as BUTTON_PINS
 from scoreboard.inputs.gpio_pockets import DEFAULT_PINS as POCKET_PINS
@@ -25,11 +26,20 @@ def test_button_and_pocket_pins_match_the_code():
 def test_no_pi_pin_used_twice_nor_on_a_bus():
     used = [*PINMAP["pi"]["buttons"].values(), *PINMAP["pi"]["pockets"]["pins"]]
     used += PINMAP["pi"]["display"].values()
+    used.append(PINMAP["pi"]["beeper"]["pin"])
     assert len(used) == len(set(used)), sorted(used)
     reserved = {pin for pins in PINMAP["pi"]["reserved"].values() for pin in pins}
     assert reserved >= {2, 3, 7, 8, 9, 10, 11, 14, 15}
     assert not reserved & set(used)
     assert all(0 <= pin <= 27 for pin in used)
+
+
+def test_the_beeper_pin_is_free_on_every_bus_and_the_config_takes_it():
+    pin = PINMAP["pi"]["beeper"]["pin"]
+    assert PinsConfig().beeper == -1  # none unless one is fitted
+    assert all(pin not in pins for pins in SPI_PINS.values()) and pin not in RESERVED_PINS
+    config = configuration.loads(f"[pins]\nbeeper = {pin}\n")  # no pin of the defaults
+    assert config.pins.beeper == pin
 
 
 def test_pico_pins_match_the_firmware():

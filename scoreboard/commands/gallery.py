@@ -8,7 +8,9 @@ from PIL import Image
 from scoreboard.cli import UsageError
 from scoreboard.display import DISPLAYS, LANGUAGES
 from scoreboard.display.render import panel, render, render_saver
+from scoreboard.loop import EventLoop, ManualClock
 from scoreboard.matchlog import replay
+from scoreboard.shot_clock import ShotClock
 from scoreboard.stats_pages import PAGES
 
 # Faults and a hint drawn over the play screen, to show the overlay in the gallery.
@@ -28,6 +30,18 @@ def samples() -> dict[str, dict]:
     }
 
 
+def with_shot_clock(snap: dict, *, seconds=30.0, after=18.0) -> dict:
+    """`snap` as the app shows it `after` seconds into a shot of `seconds` ([shot_clock]):
+    the real ShotClock, run on a loop in simulated time."""
+    clock = ManualClock(0.0)
+    loop = EventLoop(lambda event: None, clock=clock)
+    shot_clock = ShotClock(loop.call_at, clock, seconds=seconds, warning=10.0, extension=20.0)
+    shot_clock.follow(snap)
+    clock.advance(after)
+    loop.run_pending()
+    return snap | {"shot_clock": shot_clock.view()}
+
+
 def write_gallery(out: Path, *, scale: int = 4) -> list[Path]:
     """Writes <out>/<display>/<lang>/<sample>.png, scaled by whole pixels so the README
     shows sharp pixels; returns the files written."""
@@ -35,6 +49,7 @@ def write_gallery(out: Path, *, scale: int = 4) -> list[Path]:
     cases = dict(samples())
     cases["play-faults"] = (cases["play"], {"faults": FAULTS})
     cases["saver"] = cases["play"]  # scoreboard/screensaver.py
+    cases["play-shot-clock"] = with_shot_clock(cases["play"])  # shot_clock.py
     for page in PAGES[1:]:  # the statistics pages of a match with fouls and time marks
         cases[f"match-over-{page}"] = cases["match-over-timed"] | {"page": page}
     for display in DISPLAYS:

@@ -63,6 +63,8 @@ HINTS = {
     "undone-lapse": "Undone: the lapse",
     "lapsed": "Point taken back: {name}",
     "lapsed-back": "Point given back: {name}",  # CV-1: the offender kept his ball
+    "time-up": "Time is up: {name}",  # the shot clock, advisory (shot_clock.py)
+    "extension": "Extension: {name}",  # the striker's one extension this frame
     "foul-kind": "Foul: {kind}",
     "foul-cancelled": "No foul: as before",
     "match-restored": "The last match is back",

@@ -28,6 +28,8 @@ def draw(c, snap, t) -> int:
         c.big(x + (4 if i else -4), names_size - 7, half, str(snap["score"][side]))
     c.big(half - 12, names_size - 7, 24, ":")
     bottom = ROWS[4]
+    if snap.get("shot_clock"):
+        shot_clock_bar(c, snap["shot_clock"], bottom - 4)
     frames = frames_text(snap)
     c.fit(0, bottom, c.width, "{s}", align="center", bold=True, s=frames)
     side_room = (c.width - c.width_of(frames, bold=True)) // 2 - 8
@@ -55,3 +57,14 @@ def draw(c, snap, t) -> int:
         c.text(c.width - w - 1, bottom, count, fill=c.dim)
         ball(c, c.width - w - 10, bottom + 3, 7)
     return bottom
+
+
+def shot_clock_bar(c, clock: dict, y: int) -> None:
+    """The shot's time left (shot_clock.py) as a bar between the score and the bottom row:
+    full at the start, shrinking toward its middle, an empty frame once the time is up."""
+    room = c.width - 4
+    c.draw.rectangle((2, y, 2 + room - 1, y + 2), outline=c.dim)
+    filled = room * clock["left"] // max(clock["limit"], 1)
+    if filled:
+        left = 2 + (room - filled) // 2
+        c.draw.rectangle((left, y, left + filled - 1, y + 2), fill=c.fg)
