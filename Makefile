@@ -8,21 +8,22 @@ SOURCES = $(wildcard scoreboard tests bench firmware tools hardware)
 # tests start and pytest's own collection; an environment that turns them off is not followed.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: sim test tmux lint format bench gallery diagram schematic mutate clean system-test
+.PHONY: sim test tmux chromium lint format bench gallery diagram schematic mutate clean system-test
 
+# `make sim` serves the web face too, on localhost only (its address is under the keys).
 # `make sim SIM_LANG=ru` starts the simulator in Russian (uk, ru or en; its l key changes it).
 # LANG is the locale, so the variable is SIM_LANG; `make sim LANG=ru` works too, and that LANG
 # (no locale) is then kept out of the simulator's environment.
 LANG_GIVEN := $(if $(filter command line,$(origin LANG)),$(filter uk ru en,$(LANG)))
 SIM_LANG ?= $(if $(LANG_GIVEN),$(LANG))
 sim: $(STAMP)
-	$(if $(LANG_GIVEN),env -u LANG )$(BIN)/scoreboard sim$(if $(SIM_LANG), --lang $(SIM_LANG))
+	$(if $(LANG_GIVEN),env -u LANG )$(BIN)/scoreboard sim --web$(if $(SIM_LANG), --lang $(SIM_LANG))
 
 # The suite in TEST_WORKERS processes (pytest-xdist): the tests that wait on a real process
 # (storage faults, the simulator, kill -9) overlap their waits; worksteal evens out the long ones.
 # Every test keeps to its own tmp_path, so any order and any split is safe.
 TEST_WORKERS ?= 3
-test: $(STAMP) tmux
+test: $(STAMP) tmux chromium
 	$(BIN)/ruff check $(SOURCES)
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal
 
@@ -50,6 +51,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/display_speed.py
 	$(BIN)/python bench/appliance_figures.py
 	$(BIN)/python bench/sim_idle.py
+	$(BIN)/python bench/web_latency.py
 
 # Mutation testing of the rules, journal, lifecycle, pocket counting and debounce (issue 14):
 # slow (tens of minutes), so not part of `test`. Re-runs only what changed since the last run.
@@ -76,6 +78,13 @@ tmux:
 	@command -v tmux >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
 	  && apt-get update -qq && apt-get install -y -qq tmux >/dev/null; } \
 	  || echo "tmux is missing and cannot be installed here: the 80x24 sim test will skip"
+
+# tests/test_net_browser.py drives Debian's chromium through Playwright (no browser download is
+# possible): from apt where it is missing (as root; elsewhere those tests skip and say why).
+chromium:
+	@command -v chromium >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
+	  && apt-get update -qq && apt-get install -y -qq chromium >/dev/null; } \
+	  || echo "chromium is missing and cannot be installed here: the browser tests will skip"
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed, found " + sys.version.split()[0])'

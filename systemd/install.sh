@@ -103,8 +103,12 @@ install_program() {
         "$PYTHON" -m venv --system-site-packages "$ROOT$VENV" \
             || die "cannot create $VENV: run 'sudo apt install python3-venv' and try again"
     fi
+    local extras=pi
+    if web_enabled; then
+        extras=pi,web  # aiohttp, for scoreboard-net.service
+    fi
     say "installing the scoreboard from $REPO into $VENV"
-    "$ROOT$VENV/bin/python" -m pip install --quiet --upgrade "$REPO[pi]"
+    "$ROOT$VENV/bin/python" -m pip install --quiet --upgrade "$REPO[$extras]"
     # On the PATH of whoever administers the Pi (and in sudo's secure_path).
     mkdir -p "$ROOT/usr/local/bin"
     ln -sfn "$VENV/bin/scoreboard" "$ROOT/usr/local/bin/scoreboard"
@@ -124,6 +128,20 @@ add_admin() {
     fi
 }
 
+# Whether the config switches on the table's web face ([web] enabled = true): only then is
+# scoreboard-net.service installed and enabled.
+web_enabled() {
+    "$PYTHON" - "$ROOT$CONFIG" <<'PY'
+import sys, tomllib
+try:
+    with open(sys.argv[1], "rb") as f:
+        enabled = tomllib.load(f).get("web", {}).get("enabled") is True
+except (OSError, ValueError):
+    enabled = False  # no config yet (the example's is off), or one `config check` refuses
+sys.exit(0 if enabled else 1)
+PY
+}
+
 install_files() {
     local config="$ROOT$CONFIG"
     if [ -e "$config" ]; then
@@ -133,6 +151,10 @@ install_files() {
         install -D -m 0644 "$REPO/scoreboard/config.example.toml" "$config"
     fi
     install -D -m 0644 "$REPO/systemd/scoreboard.service" "$ROOT/etc/systemd/system/scoreboard.service"
+    if web_enabled; then
+        install -D -m 0644 "$REPO/systemd/scoreboard-net.service" \
+            "$ROOT/etc/systemd/system/scoreboard-net.service"
+    fi
     install -D -m 0644 "$REPO/systemd/99-scoreboard.rules" "$ROOT/etc/udev/rules.d/99-scoreboard.rules"
     # Load the I2C and USB-serial drivers at boot, so their device groups exist when the
     # service starts: DeviceAllow=char-i2c / char-ttyACM are resolved at that moment.
@@ -203,6 +225,9 @@ enable_service() {
         say "NO_SYSTEMCTL=1: not enabling the service"
     elif [ -n "$ROOT" ]; then
         systemctl --root="$ROOT" enable scoreboard.service
+        if web_enabled; then
+            systemctl --root="$ROOT" enable scoreboard-net.service
+        fi
     else
         # udev may not run (a container, a chroot): the rule then takes effect at the next boot.
         udevadm control --reload-rules 2>/dev/null \
@@ -211,6 +236,10 @@ enable_service() {
         systemctl daemon-reload
         systemctl enable scoreboard.service
         systemctl try-restart scoreboard.service
+        if web_enabled; then
+            systemctl enable scoreboard-net.service
+            systemctl restart scoreboard-net.service
+        fi
     fi
 }
 

@@ -26,11 +26,20 @@ if [ "$NO_SYSTEMCTL" = 1 ]; then
     say "NO_SYSTEMCTL=1: not stopping the service"
 elif [ -n "$ROOT" ]; then
     systemctl --root="$ROOT" disable scoreboard.service || true
-elif [ -e /etc/systemd/system/scoreboard.service ]; then
-    systemctl disable --now scoreboard.service || true
+    if [ -e "$ROOT/etc/systemd/system/scoreboard-net.service" ]; then
+        systemctl --root="$ROOT" disable scoreboard-net.service || true
+    fi
+else
+    if [ -e /etc/systemd/system/scoreboard-net.service ]; then
+        systemctl disable --now scoreboard-net.service || true
+    fi
+    if [ -e /etc/systemd/system/scoreboard.service ]; then
+        systemctl disable --now scoreboard.service || true
+    fi
 fi
 
 rm -f "$ROOT/etc/systemd/system/scoreboard.service" \
+    "$ROOT/etc/systemd/system/scoreboard-net.service" \
     "$ROOT/etc/udev/rules.d/99-scoreboard.rules" \
     "$ROOT/etc/modules-load.d/scoreboard.conf"
 rm -rf "$ROOT/opt/scoreboard"

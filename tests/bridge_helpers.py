@@ -26,11 +26,11 @@ def web_config(**web):
     )
 
 
-def table(state_dir, config=None, **kwargs) -> Appliance:
+def table(state_dir, config=None, *, lang="en", **kwargs) -> Appliance:
     """The appliance, its bridge serving, the first frame shown; `a.clock` moves only when told."""
     clock = ManualClock(100.0)
     factory = MockFactory()
-    screens = create_displays([{"driver": "dummy", "emulates": "ssd1306"}], lang="en")
+    screens = create_displays([{"driver": "dummy", "emulates": "ssd1306"}], lang=lang)
     a = Appliance(
         config or web_config(),
         state_dir=state_dir,

@@ -17,9 +17,9 @@ from scoreboard.matchlog import replay
 
 
 class Sim:
-    def __init__(self, state_dir):
+    def __init__(self, state_dir, *more):
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "scoreboard", "sim", "--state-dir", str(state_dir)],
+            [sys.executable, "-m", "scoreboard", "sim", "--state-dir", str(state_dir), *more],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -135,6 +135,6 @@ def test_make_sim_takes_the_language_as_sim_lang_or_lang():
             timeout=300,
         )
         command = [line for line in done.stdout.splitlines() if " sim" in line][-1]
-        assert command.endswith("/scoreboard sim --lang ru"), command
+        assert command.endswith("/scoreboard sim --web --lang ru"), command
         # LANG is the locale: as a make variable it is not left in the simulator's environment.
         assert command.startswith("env -u LANG ") == variable.startswith("LANG")

@@ -48,6 +48,14 @@ def register(subparsers) -> None:
         choices=LANGUAGES,
         help="the display language to start in (default: the config's); the l key changes it",
     )
+    parser.add_argument(
+        "--web",
+        action="store_true",
+        help="serve the web face too (scoreboard net), on localhost only; the address is shown",
+    )
+    parser.add_argument(
+        "--web-port", type=int, metavar="PORT", help="its port (default: the config's [web] port)"
+    )
     parser.set_defaults(run=run)
 
 
@@ -69,7 +77,8 @@ def run(args) -> int:
     if args.lang:
         config = replace(config, display=replace(config.display, language=args.lang))
     try:
-        return run_sim(config, state_dir=args.state_dir, emulates=args.display)
+        web_port = (args.web_port or config.web.port) if args.web else None
+        return run_sim(config, state_dir=args.state_dir, emulates=args.display, web_port=web_port)
     except JournalError as exc:
         raise UsageError(
             f"{exc}: another `scoreboard sim` (or `scoreboard run`) is playing the match kept "

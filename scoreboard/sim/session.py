@@ -3,12 +3,14 @@
 import contextlib
 import os
 import signal
+import subprocess
 import sys
 import termios
 import threading
 import time
 import tty
 from dataclasses import dataclass, replace
+from functools import partial
 
 from gpiozero.pins.mock import MockFactory
 
@@ -41,19 +43,20 @@ class Resized:
 class Terminal:
     """The emulated display and the text under it in one terminal, laid out by its size."""
 
-    def __init__(self, out, *, emulates: str, lang: str) -> None:
+    def __init__(self, out, *, emulates: str, lang: str, keys=legend) -> None:
         self.out = out
+        self.keys = keys
         self.panel = panel_for({"driver": "emulator-terminal", "emulates": emulates})
         layout = self._fit()
         self.device = FittedTerminal(
             layout.picture, width=self.panel.width, height=self.panel.height
         )
         self.picture = Screen(self.device, name="terminal", panel=self.panel, lang=lang)
-        self.text = TextScreen(out, layout=layout, legend=legend, lang=lang)
+        self.text = TextScreen(out, layout=layout, legend=keys, lang=lang)
 
     def _fit(self):
         size = os.get_terminal_size(self.out.fileno())
-        return fit(size.columns, size.lines, self.panel.width, self.panel.height, legend("uk"))
+        return fit(size.columns, size.lines, self.panel.width, self.panel.height, self.keys("uk"))
 
     def resize(self) -> None:
         layout = self._fit()
@@ -64,12 +67,14 @@ class Terminal:
         self.text.redraw()
 
 
-def screens_for(config: Config, *, interactive: bool, emulates: str) -> tuple[list, object]:
+def screens_for(
+    config: Config, *, interactive: bool, emulates: str, keys=legend
+) -> tuple[list, object]:
     """The screens the app shows on, and the terminal (None when not a terminal)."""
     lang = config.display.language
     if not interactive:
-        return [TextScreen(sys.stdout, layout=None, legend=legend, lang=lang)], None
-    terminal = Terminal(sys.stdout, emulates=emulates, lang=lang)
+        return [TextScreen(sys.stdout, layout=None, legend=keys, lang=lang)], None
+    terminal = Terminal(sys.stdout, emulates=emulates, lang=lang, keys=keys)
     screens = [terminal.picture]
     if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
         screens += create_displays(
@@ -91,9 +96,15 @@ def next_language(appliance: Appliance, _event=None) -> str:
     return lang
 
 
-def run_sim(config: Config, *, state_dir: str, emulates: str = "ssd1306") -> int:
-    """Runs until the quit key; raises JournalError when another process holds `state_dir`."""
+def run_sim(
+    config: Config, *, state_dir: str, emulates: str = "ssd1306", web_port: int | None = None
+) -> int:
+    """Runs until the quit key; raises JournalError when another process holds `state_dir`.
+    With `web_port`, the web face too: `scoreboard net` on localhost only, its own process."""
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    url = f"http://127.0.0.1:{web_port}/" if web_port else None
+    if url:
+        config = replace(config, web=replace(config.web, enabled=True, port=web_port))
     # The simulated board stands in for the USB sensor board; buttons are mock pins.
     config = replace(config, sensors=replace(config.sensors, source="board"))
     factory = MockFactory()
@@ -111,14 +122,17 @@ def run_sim(config: Config, *, state_dir: str, emulates: str = "ssd1306") -> int
     except BaseException:
         board.close()
         raise
-    shown, terminal = screens_for(config, interactive=interactive, emulates=emulates)
+    keys = partial(legend, web=url)
+    shown, terminal = screens_for(config, interactive=interactive, emulates=emulates, keys=keys)
     screens += shown
     appliance.app.extra_handlers[NextLanguage] = lambda event: next_language(appliance)
     table = SimulatedTable(config, factory, board)
     reader = threading.Thread(
         target=_read_keys, args=(table, appliance, interactive), name="keyboard", daemon=True
     )
-    with _cbreak(interactive), _on_resize(appliance, terminal):
+    if url and not interactive:
+        print(f"web: {url}", flush=True)
+    with _web(state_dir, web_port), _cbreak(interactive), _on_resize(appliance, terminal):
         board.start()
         reader.start()
         try:
@@ -150,6 +164,28 @@ def _read_keys(table: SimulatedTable, appliance: Appliance, interactive: bool) -
         time.sleep(settle)
     time.sleep(BALL_SECONDS)  # let the last ball and press reach the screen
     appliance.stop()
+
+
+@contextlib.contextmanager
+def _web(state_dir: str, port: int | None):
+    """`scoreboard net` for the simulated table, on localhost only, while the sim runs; what
+    it says goes to <state_dir>/net.log."""
+    if port is None:
+        yield
+        return
+    command = [sys.executable, "-m", "scoreboard", "net", "--state-dir", str(state_dir)]
+    command += ["--host", "127.0.0.1", "--port", str(port)]
+    with open(os.path.join(state_dir, "net.log"), "w") as log:
+        net = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+    try:
+        yield
+    finally:
+        net.terminate()
+        try:
+            net.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            net.kill()
+            net.wait()
 
 
 @contextlib.contextmanager

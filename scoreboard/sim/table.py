@@ -18,8 +18,9 @@ LANGUAGE_KEY = "l"
 QUIT_KEY = "q"
 
 
-def legend(lang: str) -> tuple[str, ...]:
-    """The key legend, one item a key (the terminal wraps it between items, never inside one)."""
+def legend(lang: str, *, web: str | None = None) -> tuple[str, ...]:
+    """The key legend, one item a key (the terminal wraps it between items, never inside one),
+    and the web face's address when `scoreboard sim --web` serves it."""
     return (
         "a/b press",
         "A/B hold",
@@ -30,7 +31,7 @@ def legend(lang: str) -> tuple[str, ...]:
         "1-6 pocket",
         f"{LANGUAGE_KEY} language: {lang}",
         f"{QUIT_KEY} quit",
-    )
+    ) + ((f"web {web}",) if web else ())
 
 
 class SimulatedTable:

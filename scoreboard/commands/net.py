@@ -1,0 +1,63 @@
+"""`scoreboard net [--config PATH | --state-dir DIR] [--host HOST] [--port PORT]`: the table's
+web face (issue 12), a process of its own beside `scoreboard run` (scoreboard-net.service)."""
+
+import importlib.util
+
+from scoreboard import config as configuration
+from scoreboard.cli import UsageError
+from scoreboard.commands.status import add_state_dir, state_dir
+
+MISSING = (
+    "the web face needs aiohttp, which is not installed. It comes with the scoreboard's `web` "
+    "extra: pip install 'pyramid-scoreboard[web]' (from a clone: pip install '.[web]')"
+)
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "net",
+        help="serve the table's web face: live score, OBS overlay, history, API",
+        description=(
+            "Serve the live score for phones (/), an OBS overlay (/overlay), the match history "
+            "(/history) and the API (/api/state, /api/events; docs/API.md), reading the table "
+            "through its local socket in the state directory."
+        ),
+    )
+    add_state_dir(parser)
+    parser.add_argument("--host", help="the address to listen on (default: every interface)")
+    parser.add_argument("--port", type=int, help="the port (default: the config's [web] port)")
+    parser.set_defaults(run=run)
+
+
+def load_config(path: str):
+    try:
+        return configuration.load(path)
+    except configuration.ConfigError:
+        if path == str(configuration.DEFAULT_PATH) and not configuration.DEFAULT_PATH.exists():
+            return configuration.default()
+        raise
+
+
+def run(args) -> int:
+    if importlib.util.find_spec("aiohttp") is None:
+        raise UsageError(MISSING)
+    from aiohttp import web
+
+    from scoreboard.net import address
+    from scoreboard.net.server import make_app
+
+    try:
+        config = load_config(args.config)
+    except configuration.ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    where = state_dir(args)
+    host, port = address(config, host=args.host)
+    port = args.port or port
+    shown = host if host and ":" not in host else f"[{host}]" if host else "<this machine>"
+    print(f"scoreboard net: http://{shown}:{port}/ (the table in {where})", flush=True)
+    app = make_app(where, lang=config.display.language)
+    try:
+        web.run_app(app, host=host, port=port, print=None, shutdown_timeout=2)
+    except OSError as exc:
+        raise UsageError(f"cannot listen on port {port}: {exc.strerror or exc}") from None
+    return 0

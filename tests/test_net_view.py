@@ -1,0 +1,18 @@
+"""The web pages' texts, made from the display's catalogs (scoreboard/net/view.py)."""
+
+from scoreboard.bridge.protocol import state_message
+from scoreboard.matchlog import replay
+from scoreboard.net.view import view
+
+
+def test_the_view_says_the_foul_and_what_to_spot_in_the_displays_language():
+    snap = replay(["players Олена Тарас", "break A", "shot pots=2 foul=push"]).snapshot()
+    for lang, words in (
+        ("en", ["FOUL: push", "+1 Тарас: takes ball", "Spot 2 balls"]),
+        ("uk", ["ШТРАФ: пропих"]),
+    ):
+        v = view(state_message(snap, faults=[{"kind": "sensor-stuck", "pocket": 3}], lang=lang))
+        assert v["foul"][: len(words)] == words
+    assert view(state_message(snap, lang="en", faults=[{"kind": "board-lost"}]))["faults"] == [
+        "Sensor board lost"
+    ]

@@ -1,0 +1,53 @@
+"""`scoreboard sim --web` (what `make sim` runs): the simulated table and its web face on
+localhost, the address printed; a key at the table reaches /api/state."""
+
+import json
+import socket
+import time
+import urllib.request
+from pathlib import Path
+
+from tests.test_sim import Sim
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def get(url: str):
+    """The JSON at `url` once the server answers (it starts beside the sim)."""
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=10) as response:
+                return json.load(response)
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def test_sim_web_serves_the_table_on_localhost_only(tmp_path):
+    port = free_port()
+    sim = Sim(tmp_path, "--web", "--web-port", str(port))
+    try:
+        url = f"http://127.0.0.1:{port}/"
+        sim.wait_for(f"web: {url}")
+        sim.wait_for("phase lag")
+        assert get(url + "api/state")["phase"] == "lag"
+        sim.key("a")  # A breaks
+        sim.wait_for("phase break")
+        deadline = time.monotonic() + 120
+        while get(url + "api/state")["phase"] != "break":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        # Loopback only: the port is not open on the machine's other addresses.
+        listening = "".join(Path(f"/proc/net/{t}").read_text() for t in ("tcp", "tcp6"))
+        hex_port = f":{port:04X} "
+        lines = [line for line in listening.splitlines() if hex_port in line.split()[1] + " "]
+        assert lines and all(line.split()[1].startswith("0100007F:") for line in lines)
+    finally:
+        assert sim.quit() == 0
+    assert not (tmp_path / "table.sock").exists()

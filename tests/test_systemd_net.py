@@ -1,0 +1,62 @@
+"""scoreboard-net.service (issue 12): verified, hardened like the main unit, and installed by
+install.sh only when the config switches the web face on."""
+
+import re
+import subprocess
+
+from tests.test_systemd import (
+    ANALYZE,
+    EXEC,
+    INSTALL,
+    REPO,
+    UNINSTALL,
+    directives,
+    needs_analyze,
+    run,
+    target,  # noqa: F401 (a fixture)
+)
+
+NET_UNIT = REPO / "systemd" / "scoreboard-net.service"
+
+
+@needs_analyze
+def test_the_net_unit_verifies_and_its_exposure_is_at_most_2_0(tmp_path):
+    program = tmp_path / "scoreboard"
+    program.write_text("#!/bin/sh\n")
+    program.chmod(0o755)
+    unit = tmp_path / "scoreboard-net.service"
+    unit.write_text(NET_UNIT.read_text().replace(EXEC, str(program)))
+    done = subprocess.run([ANALYZE, "verify", str(unit)], capture_output=True, text=True)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    done = subprocess.run(
+        [ANALYZE, "security", "--offline=yes", str(NET_UNIT)], capture_output=True, text=True
+    )
+    found = re.search(r"Overall exposure level for scoreboard-net\.service: ([\d.]+)", done.stdout)
+    assert found and float(found.group(1)) <= 2.0, done.stdout
+
+
+def test_the_net_unit_runs_scoreboard_net_apart_with_only_read_access_to_the_match():
+    d = directives(NET_UNIT)
+    assert d["Service.ExecStart"] == [f"{EXEC} net --config /etc/scoreboard/scoreboard.toml"]
+    assert d["Service.DynamicUser"] == ["yes"] and d["Service.SupplementaryGroups"] == [
+        "scoreboard"
+    ]
+    assert d["Service.ReadOnlyPaths"] == ["/var/lib/scoreboard"]
+    assert d["Service.PrivateDevices"] == ["yes"]  # no GPIO, no display, no serial
+    assert "User" not in d and "Service.DeviceAllow" not in d
+
+
+def test_install_adds_the_net_unit_only_when_the_web_is_enabled(target):  # noqa: F811
+    calls = run(INSTALL, target)
+    assert not (target / "etc/systemd/system/scoreboard-net.service").exists()
+    assert not any("scoreboard-net" in c for c in calls)
+    config = target / "etc/scoreboard/scoreboard.toml"
+    config.write_text(config.read_text().replace("enabled = false", "enabled = true"))
+    calls = run(INSTALL, target)
+    installed = target / "etc/systemd/system/scoreboard-net.service"
+    assert installed.read_text() == NET_UNIT.read_text()
+    assert f"pip -m pip install --quiet --upgrade {REPO}[pi,web]" in calls
+    assert calls[-1] == f"systemctl --root={target} enable scoreboard-net.service"
+    calls = run(UNINSTALL, target)
+    assert f"systemctl --root={target} disable scoreboard-net.service" in calls
+    assert not installed.exists()
