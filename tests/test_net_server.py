@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import socket
+from pathlib import Path
 
 import pytest
 
@@ -100,7 +101,7 @@ async def test_sse_clients_that_never_read_are_dropped_and_a_reader_goes_on(
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         sock.setblocking(False)
         await asyncio.get_running_loop().sock_connect(sock, (client.host, client.port))
-        sock.send(b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
+        sock.send(f"GET /api/events HTTP/1.1\r\nHost: {client.host}:{client.port}\r\n\r\n".encode())
         sleepers.append(sock)
     async with asyncio.timeout(PATIENCE):
         while len(hub.clients) < 51:
@@ -155,3 +156,15 @@ async def test_history_and_its_downloads_are_what_scoreboard_history_prints(
     ]
     page = await (await client.get("/history")).text()
     assert matches[0]["players"]["A"] in page and 'href="/history.csv"' in page
+
+
+async def test_every_route_of_scoreboard_net_is_a_line_of_docs_api(tmp_path):
+    lines = (Path(__file__).parents[1] / "docs" / "API.md").read_text().splitlines()
+    app = make_app(tmp_path)
+    routes = [r for r in app.router.routes() if r.method != "HEAD"]
+    assert {"/", "/overlay", "/api/state", "/api/events", "/pair"} <= {
+        r.resource.canonical for r in routes
+    }
+    for route in routes:
+        line = f"{route.method} {route.resource.canonical} "
+        assert any(text.startswith(line) for text in lines), line

@@ -35,15 +35,13 @@ def test_the_net_unit_verifies_and_its_exposure_is_at_most_2_0(tmp_path):
     assert found and float(found.group(1)) <= 2.0, done.stdout
 
 
-def test_the_net_unit_runs_scoreboard_net_apart_with_only_read_access_to_the_match():
+def test_the_net_unit_runs_scoreboard_net_apart_with_no_device_and_only_the_state_writable():
     d = directives(NET_UNIT)
     assert d["Service.ExecStart"] == [f"{EXEC} net --config /etc/scoreboard/scoreboard.toml"]
-    assert d["Service.DynamicUser"] == ["yes"] and d["Service.SupplementaryGroups"] == [
-        "scoreboard"
-    ]
-    assert d["Service.ReadOnlyPaths"] == ["/var/lib/scoreboard"]
+    assert d["Service.User"] == ["scoreboard"] and d["Service.ProtectSystem"] == ["strict"]
+    assert d["Service.ReadWritePaths"] == ["/var/lib/scoreboard"]  # phones.json, the socket
     assert d["Service.PrivateDevices"] == ["yes"]  # no GPIO, no display, no serial
-    assert "User" not in d and "Service.DeviceAllow" not in d
+    assert "Service.DeviceAllow" not in d
 
 
 def test_install_adds_the_net_unit_only_when_the_web_is_enabled(target):  # noqa: F811

@@ -55,7 +55,7 @@ def run(args) -> int:
     port = args.port or port
     shown = host if host and ":" not in host else f"[{host}]" if host else "<this machine>"
     print(f"scoreboard net: http://{shown}:{port}/ (the table in {where})", flush=True)
-    app = make_app(where, lang=config.display.language)
+    app = make_app(where, lang=config.display.language, port=port)
     try:
         web.run_app(app, host=host, port=port, print=None, shutdown_timeout=2)
     except OSError as exc:

@@ -20,6 +20,7 @@ from scoreboard.bridge.client import TableClient
 from scoreboard.commands import history
 from scoreboard.journal import read_journal
 from scoreboard.matchlog import replay
+from scoreboard.net import writes
 from scoreboard.net.sse import HEARTBEAT_SECONDS, Hub, sse
 from scoreboard.net.view import page_words, view
 
@@ -32,9 +33,16 @@ LANG = web.AppKey("lang", str)
 
 
 def make_app(
-    state_dir: str, *, lang: str = "uk", heartbeat: float = HEARTBEAT_SECONDS
+    state_dir: str,
+    *,
+    lang: str = "uk",
+    heartbeat: float = HEARTBEAT_SECONDS,
+    port: int = 8080,
+    names=(),
 ) -> web.Application:
-    """The web face of the table whose state folder is `state_dir` (its socket is there)."""
+    """The web face of the table whose state folder is `state_dir` (its socket is there):
+    the pages and the read API here, pairing and the writes from writes.py (`port` and
+    `names`: how phones reach the table, for its QR code and the Host check)."""
     app = web.Application()
     app[STATE_DIR], app[LANG] = str(state_dir), lang
     app[HUB] = Hub(heartbeat=heartbeat)
@@ -49,6 +57,7 @@ def make_app(
     app.router.add_static("/static", STATIC, append_version=False)
     app.cleanup_ctx.append(_follow_table)
     app.on_shutdown.append(_end_streams)
+    writes.attach(app, app[TABLE], state_dir, port=port, names=names)
     return app
 
 
