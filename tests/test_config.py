@@ -337,6 +337,16 @@ def test_config_check_prints_ok_and_a_summary(capsys):
     assert "Гравець 1 v Гравець 2, race to 1, 8 points a frame" in out[1]
     assert any("ssd1306 on I2C 1 at 0x3C" in line for line in out)
     assert any("USB 2e8a:0005" in line for line in out)
+    assert "  shot clock: off" in out and any(line.endswith("; no beeper") for line in out)
+
+
+def test_config_check_names_the_shot_clock_and_the_beeper(tmp_path, capsys):
+    path = tmp_path / "scoreboard.toml"
+    path.write_text("[shot_clock]\nseconds = 40\n[pins]\nbeeper = 12\n", encoding="utf-8")
+    assert main(["config", "check", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "  shot clock: 40 s a shot, warning at 10 s, extension 30 s" in out
+    assert any(line.endswith("; beeper GPIO 12") for line in out)
 
 
 def test_config_check_reports_the_mistake_with_status_2(tmp_path, capsys):

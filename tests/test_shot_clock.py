@@ -201,3 +201,15 @@ def test_a_beeper_that_will_not_start_leaves_the_table_running(tmp_path):
         assert a.beeper is None and any("beeper on GPIO 12 did not start" in m for m in said)
     finally:
         a.close()
+
+
+def test_a_reloaded_config_sets_the_shot_clock_and_the_pages_at_once(make_app):
+    app = make_app(NAMES)
+    in_play(app)
+    app.reconfigure(configuration.loads(NAMES + CLOCK + "[display]\npage_seconds = 3.0\n"))
+    s, _, _ = feed(app, ButtonPress("B", 5.0))  # the next step is timed
+    assert s["shot_clock"] == {"left": 30, "limit": 30, "extension": True}
+    assert app.pages.every == 3.0
+    app.reconfigure(configuration.loads(NAMES))  # and off again
+    s, _, _ = feed(app, ButtonPress("A", 9.0))
+    assert "shot_clock" not in s

@@ -47,7 +47,8 @@ def summary(config: Config) -> list[str]:
         f"screens ({config.display.language}): "
         + "; ".join(_screen(screen) for screen in config.display.screens),
         f"buttons: A GPIO {p.player_a}, B GPIO {p.player_b}, FOUL GPIO {p.foul}, "
-        f"UNDO GPIO {p.undo}",
+        f"UNDO GPIO {p.undo}" + (f"; beeper GPIO {p.beeper}" if p.beeper >= 0 else "; no beeper"),
+        _shot_clock(config.shot_clock),
         sensors,
         f"state: {config.service.state_dir}",
     ]
@@ -60,3 +61,10 @@ def _screen(screen) -> str:
     if screen.interface == "i2c":
         return f"{screen.driver} on I2C {screen.port} at 0x{screen.address:02X}"
     return f"{screen.driver} on SPI{screen.port}.{screen.spi_device}"
+
+
+def _shot_clock(s) -> str:
+    if not s.seconds:
+        return "shot clock: off"
+    extension = f"extension {s.extension:g} s" if s.extension else "no extension"
+    return f"shot clock: {s.seconds:g} s a shot, warning at {s.warning:g} s, {extension}"
