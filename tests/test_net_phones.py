@@ -73,12 +73,8 @@ def test_a_damaged_list_lets_nobody_in(tmp_path):
     assert phones.find(again) is not None and phones.find(token) is None
 
 
-def test_the_phones_command_lists_and_revokes(tmp_path, capsys, monkeypatch):
+def test_the_phones_command_lists_and_revokes(tmp_path, capsys):
     from scoreboard.cli import main
-    from scoreboard.net import phones as module
-
-    monkeypatch.setattr(module, "NET_STATE_DIR", tmp_path / "no-service-here")
-    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
 
     token, phone = Phones(tmp_path).add("Olena's phone")
     assert main(["phones", "--state-dir", str(tmp_path)]) == 0
@@ -96,19 +92,7 @@ def test_a_phone_paired_with_another_table_is_not_paired_here(tmp_path):
     assert Phones(tmp_path / "table-2", clock=clock).find(token) is None
 
 
-def test_the_phones_are_kept_in_the_net_services_own_state_directory(tmp_path, monkeypatch):
-    from scoreboard.net import phones as module
-
-    monkeypatch.setattr(module, "NET_STATE_DIR", tmp_path / "absent")
-    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
-    assert module.phones_dir(tmp_path / "table") == tmp_path / "table"  # make sim
-    monkeypatch.setattr(module, "NET_STATE_DIR", tmp_path)
-    assert module.phones_dir(tmp_path / "table") == tmp_path  # sudo scoreboard phones
-    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "systemd"))
-    assert module.phones_dir(tmp_path / "table") == tmp_path / "systemd"  # the service
-
-
-def test_root_leaves_the_list_to_the_net_services_user(tmp_path):
+def test_root_leaves_the_list_to_the_services_user(tmp_path):
     if os.geteuid() != 0:
         import pytest
 

@@ -1,13 +1,13 @@
 """`scoreboard phones [--config PATH | --state-dir DIR] [--revoke ID] [--json]`: the phones
-paired with this table (issue 12); `--revoke ID` unpairs one at once. The list is the net
-service's own (/var/lib/scoreboard-net, mode 0600): run it with sudo on the Pi."""
+paired with this table (issue 12); `--revoke ID` unpairs one at once. The list
+(`<state_dir>/phones.json`, mode 0600) is the service's: run it with sudo on the Pi."""
 
 import json
 import time
 
 from scoreboard.cli import UsageError
 from scoreboard.commands.status import add_state_dir, cannot_read, state_dir
-from scoreboard.net.phones import Phones, PhonesDamaged, phones_dir
+from scoreboard.net.phones import Phones, PhonesDamaged
 
 
 def register(subparsers) -> None:
@@ -27,7 +27,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    where = phones_dir(state_dir(args))
+    where = state_dir(args)
     phones = Phones(where)
     try:
         if args.revoke:

@@ -1,8 +1,8 @@
 """The phones paired with this table: who may write (issue 12, docs/threat-model.md).
 
 A paired phone holds a random session token in an HttpOnly cookie; this file keeps only its
-SHA-256, so a copy of the state directory lets no one in. ``phones.json`` (in the net
-service's own state directory, :func:`phones_dir`) is
+SHA-256, so a copy of the state directory lets no one in. ``<state_dir>/phones.json``
+(the net service runs as the table's user, with the state directory writable) is
 written whole through a temporary file, fsync and rename, so a power cut leaves the old list
 or the new one, and it survives a restart. A phone is good for :data:`LIFETIME` (30 days)
 from pairing, or until revoked (`scoreboard phones --revoke ID`, or from a paired phone).
@@ -23,23 +23,6 @@ from pathlib import Path
 
 LIFETIME = 30 * 24 * 3600.0  # seconds a pairing is good for
 FILE_NAME = "phones.json"
-# scoreboard-net.service's StateDirectory=: the net process's own, writable (the table's state
-# directory is read-only to it).
-NET_STATE_DIR = Path("/var/lib/scoreboard-net")
-
-
-def phones_dir(state_dir: str | os.PathLike) -> Path:
-    """Where the paired phones are kept: the net service's state directory (systemd's
-    ``$STATE_DIRECTORY``; ``/var/lib/scoreboard-net`` for `scoreboard phones` run beside it
-    with sudo), else the table's state directory (`make sim`, a developer's machine)."""
-    given = os.environ.get("STATE_DIRECTORY")
-    if given:
-        return Path(given.split(":")[0])
-    if NET_STATE_DIR.is_dir():
-        return NET_STATE_DIR
-    return Path(state_dir)
-
-
 NAME_LENGTH = 40
 
 
