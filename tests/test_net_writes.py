@@ -33,6 +33,10 @@ class RecordingTable:
         return [cmd for cmd, _ in self.asked if cmd not in ("pairing-code", "pairing-done")]
 
 
+async def public_read(request):
+    return web.json_response({"phase": "lag"})
+
+
 class Net:
     def __init__(self, tmp_path):
         self.clock = ManualClock(1e9)
@@ -45,6 +49,7 @@ class Net:
         )
         self.app = web.Application(middlewares=[security.guard({"table.local"})])
         self.writes.add_routes(self.app)
+        self.app.router.add_get("/api/state", public_read)  # as server.py's, on the same app
 
     async def client(self) -> TestClient:
         client = TestClient(TestServer(self.app))
@@ -270,7 +275,23 @@ async def test_dns_rebinding_a_foreign_host_name_is_403(net, client):
     )
     assert response.status == 403
     assert (await client.get("/api/session", headers={"Host": "evil.example"})).status == 403
+    assert (await client.get("/api/phones", headers={"Host": "evil.example"})).status == 403
     assert net.table.writes() == []
+
+
+@run
+async def test_public_reads_answer_any_name_the_table_is_reached_by(net, client):
+    # A club's own DNS name for the table (OBS, a TV): the pages and public reads answer it;
+    # its writes and pairing reads are refused unless it is one of the table's names.
+    for path in ("/pair", "/api/state"):
+        response = await client.get(path, headers={"Host": "table3.club.lan:8080"})
+        assert response.status == 200, path
+    csrf = await paired(net, client)
+    foreign = {"Host": "table3.club.lan:8080", "Origin": "http://table3.club.lan:8080"}
+    response = await client.post(
+        "/api/undo", json={}, headers={**foreign, security.CSRF_HEADER: csrf}
+    )
+    assert response.status == 403
 
 
 @run
@@ -378,7 +399,7 @@ def test_every_route_is_a_line_of_docs_api(tmp_path):
     lines = (Path(__file__).parents[1] / "docs" / "API.md").read_text().splitlines()
     net = Net(tmp_path)
     for route in net.app.router.routes():
-        if route.method == "HEAD":
+        if route.method == "HEAD" or route.handler is public_read:
             continue
         path = route.resource.canonical
         assert any(line.startswith(f"{route.method} {path} ") for line in lines), path

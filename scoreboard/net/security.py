@@ -5,6 +5,8 @@ Reading needs nothing. A write is a JSON ``POST`` under ``/api/`` and must pass,
 1. **Host**: the name the browser asked for is this table's own (its host name, that name
    with ``.local``, an address of this machine, ``localhost``), else 403: a page from
    another site whose name was pointed at the table's address (DNS rebinding) is refused.
+   Checked on every write and on the pairing reads (:data:`PAIRING_READS`); the public
+   reads answer whatever name they are asked by.
 2. **Origin**: present and the same as the table's (scheme, name and port), else 403: a
    page from another origin cannot write, even one on the same machine whose cookies the
    browser would send (SameSite ignores ports).
@@ -31,6 +33,9 @@ SESSION_COOKIE = "sb_session"  # a paired phone's token, 30 days
 BROWSER_COOKIE = "sb_browser"  # any browser's random id until it pairs: the pair call's CSRF
 CSRF_HEADER = "X-CSRF-Token"
 SAFE_METHODS = ("GET", "HEAD")
+# Reads about pairing, Host-checked like a write; the other reads are public (the score, the
+# overlay, the history), whatever name a browser reached them by (a club's DNS name for OBS).
+PAIRING_READS = ("/api/session", "/api/phones")
 
 
 def host_name(host: str | None) -> str | None:
@@ -104,8 +109,7 @@ def refuse(status: int, message: str) -> web.Response:
 
 
 def guard(names=()):
-    """The middleware for the checks 1 and 2 above, on every ``/api/`` request, and the
-    refusal of preflights; pairing and the token are checked by each write (writes.py).
+    """The middleware for the checks 1 and 2 above, and the refusal of preflights; pairing and the token are checked by each write (writes.py).
     ``names``: more names the table is reached by (a club's own DNS name for it)."""
     allowed = own_names() | {n.lower() for n in names}
 
@@ -113,10 +117,11 @@ def guard(names=()):
     async def middleware(request: web.Request, handler):
         if request.method == "OPTIONS":
             return refuse(403, "no cross-origin requests")
-        if request.path.startswith("/api/"):
+        writing = request.method not in SAFE_METHODS
+        if writing or request.path in PAIRING_READS:
             if not is_own_host(request, allowed):
                 return refuse(403, f"{request.host!r} is not this table's address")
-            if request.method not in SAFE_METHODS and not is_same_origin(request):
+            if writing and not is_same_origin(request):
                 return refuse(403, "a write must come from the table's own page")
         return await handler(request)
 
