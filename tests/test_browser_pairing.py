@@ -1,120 +1,99 @@
-"""Pairing and writes in a real browser (issue 12): Playwright drives Debian's chromium
-against the real aiohttp server on a loopback port; docs/threat-model.md names these."""
+"""Pairing and writes in a real browser (issue 12): Debian's chromium through Playwright,
+the real `scoreboard net` app on loopback and a real table (the Appliance on gpiozero's mock
+pins): FOUL held at the table, the code read off the OLED's QR code, typed on the phone's
+page; a wrong code; a page of another origin. docs/threat-model.md names these."""
 
 import asyncio
-import shutil
-import threading
+import contextlib
+from urllib.parse import urlsplit
 
 import pytest
+import zxingcpp
 from aiohttp import web
 
 from scoreboard.net import security
-from scoreboard.net.pairing import Pairing
 from scoreboard.net.phones import Phones
-from scoreboard.net.writes import Writes
+from scoreboard.net.server import TABLE, make_app
+from tests.bridge_helpers import PATIENCE, press, settle, table
+from tests.browser import chromium
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-sync_api = pytest.importorskip("playwright.sync_api")
-
-
-class RecordingTable:
-    def __init__(self):
-        self.asked = []
-
-    async def command(self, cmd, **args):
-        self.asked.append((cmd, args))
-        return {"type": "reply", "id": "1", "ok": True, "message": "done"}
-
-    def writes(self):
-        return [cmd for cmd, _ in self.asked if cmd not in ("pairing-code", "pairing-done")]
-
-
-class Served:
-    """An aiohttp app on 127.0.0.1 and a free port, on a thread of its own."""
-
-    def __init__(self, app: web.Application):
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
-        self.runner = web.AppRunner(app)
-        self.port = self.call(self._start())
-
-    async def _start(self) -> int:
-        await self.runner.setup()
-        site = web.TCPSite(self.runner, "127.0.0.1", 0)
-        await site.start()
-        return site._server.sockets[0].getsockname()[1]
-
-    def call(self, coroutine):
-        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout=30)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def close(self):
-        self.call(self.runner.cleanup())
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(timeout=30)
+pytestmark = pytest.mark.asyncio
+WAIT = PATIENCE * 1000  # Playwright's timeouts, in ms: only how long a broken test takes
 
 
 @pytest.fixture
-def table(tmp_path):
-    recording = RecordingTable()
-    writes = Writes(Phones(tmp_path), Pairing(), recording)
-    app = web.Application(middlewares=[security.guard()])
-    writes.add_routes(app)
-    served = Served(app)
-    served.writes, served.table = writes, recording
-    yield served
-    served.close()
+def a(tmp_path):
+    appliance = table(tmp_path)
+    yield appliance
+    appliance.close()
 
 
-@pytest.fixture
-def browser():
-    if not shutil.which(CHROMIUM):
-        pytest.skip(f"no chromium at {CHROMIUM} (.ci/run installs it from apt)")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield browser
-        browser.close()
+@contextlib.asynccontextmanager
+async def served(a, aiohttp_server, state_dir):
+    """`scoreboard net` for the table, and the table's loop run while the test awaits."""
+    server = await aiohttp_server(make_app(state_dir, lang="en"), host="127.0.0.1")
+    async with asyncio.timeout(PATIENCE):
+        await server.app[TABLE].wait_connected()
+
+    async def pump():  # the table's one thread: commands from the socket, timers
+        while True:
+            a.loop.run_pending()
+            await asyncio.sleep(0.005)
+
+    task = asyncio.create_task(pump())
+    try:
+        yield f"http://127.0.0.1:{server.port}"
+    finally:
+        task.cancel()
 
 
-def show_code(table) -> str:
-    """What holding FOUL at the table does: the net process makes a code for the OLED."""
-    table.call(table.writes.pairing_asked())
-    return table.table.asked[-1][1]["code"]
+async def code_on_the_oled(a) -> str:
+    """Hold FOUL at the table; the code, as a phone's camera reads the OLED's QR code."""
+    press(a, a.config.pins.player_a)  # A breaks: no penalty point to take back
+    settle(a, 1.0)
+    press(a, a.config.pins.foul, seconds=a.config.timings.hold_time + 0.1)
+    async with asyncio.timeout(PATIENCE):
+        while a.app.phone.code is None:
+            await asyncio.sleep(0.005)
+    (read,) = zxingcpp.read_barcodes(a.app.screens[0].image.convert("L"))
+    return urlsplit(read.text).fragment.removeprefix("code=")
 
 
-def pair(page, table, code: str):
-    page.goto(f"{table.url}/pair")
-    page.fill("#code", code)
-    page.fill("#name", "Olena's phone")
-    page.click("#pair-button")
+async def test_pairing_by_code_in_the_browser(a, tmp_path, aiohttp_server):
+    async with served(a, aiohttp_server, tmp_path) as url, chromium() as browser:
+        code = await code_on_the_oled(a)
+        page = await browser.new_page()
+        await page.goto(f"{url}/pair#code={code}")  # the QR code's page, the code filled in
+        assert await page.input_value("#code") == code
+        await page.fill("#name", "Olena's phone")
+        await page.click("#pair-button")
+        await page.wait_for_selector("#paired:not([hidden])", timeout=WAIT)
+        assert await page.inner_text("#me") == "Olena's phone"
+        assert a.app.phone.code is None  # the table closed the code
+        # The session cookie is HttpOnly: the page's own script cannot read it.
+        assert security.SESSION_COOKIE not in await page.evaluate("document.cookie")
+        # UNDO from the phone waits for an OK press at the table.
+        await page.click("#undo")
+        locator = page.locator("#message")
+        await locator.filter(has_text="waiting for OK at the table").wait_for(timeout=WAIT)
+        assert a.app.match.snapshot()["phase"] == "break"
+        press(a, a.config.pins.player_b)  # OK
+        assert a.app.match.snapshot()["phase"] == "lag"
 
 
-def test_pairing_by_code_in_the_browser(table, browser):
-    page = browser.new_page()
-    pair(page, table, show_code(table))
-    page.wait_for_selector("#paired:not([hidden])")
-    assert page.inner_text("#me") == "Olena's phone"
-    assert [p.name for p in table.writes.phones.list()] == ["Olena's phone"]
-    page.click("#undo")
-    sync_api.expect(page.locator("#message")).to_have_text("done")
-    assert table.table.writes() == ["undo"]
-    # The session cookie is HttpOnly: the page's own script cannot read it.
-    assert security.SESSION_COOKIE not in page.evaluate("document.cookie")
-
-
-def test_a_wrong_code_does_not_pair_in_the_browser(table, browser):
-    page = browser.new_page()
-    code = show_code(table)
-    pair(page, table, f"{(int(code) + 1) % 10**6:06d}")
-    sync_api.expect(page.locator("#message")).to_contain_text("wrong")
-    assert page.is_hidden("#paired")
-    assert table.writes.phones.list() == []
-    cookies = {c["name"] for c in page.context.cookies()}
-    assert security.SESSION_COOKIE not in cookies
+async def test_a_wrong_code_does_not_pair_in_the_browser(a, tmp_path, aiohttp_server):
+    async with served(a, aiohttp_server, tmp_path) as url, chromium() as browser:
+        code = await code_on_the_oled(a)
+        page = await browser.new_page()
+        await page.goto(f"{url}/pair")
+        await page.fill("#code", f"{(int(code) + 1) % 10**6:06d}")
+        await page.click("#pair-button")
+        await page.locator("#message").filter(has_text="wrong").wait_for(timeout=WAIT)
+        assert await page.is_hidden("#paired")
+        assert Phones(tmp_path).list() == []
+        cookies = {c["name"] for c in await page.context.cookies()}
+        assert security.SESSION_COOKIE not in cookies
+        assert a.app.phone.code is not None  # still shown: the right code still pairs
 
 
 EVIL = """<!doctype html><body>
@@ -127,26 +106,28 @@ window.fetched = fetch("{table}/api/undo", {{method: "POST", credentials: "inclu
 </script></body>"""
 
 
-def test_a_page_from_another_origin_cannot_write(table, browser, tmp_path):
-    context = browser.new_context()
-    page = context.new_page()
-    pair(page, table, show_code(table))
-    page.wait_for_selector("#paired:not([hidden])")
+async def test_a_page_from_another_origin_cannot_write(a, tmp_path, aiohttp_server):
+    async with served(a, aiohttp_server, tmp_path) as url, chromium() as browser:
+        code = await code_on_the_oled(a)
+        context = await browser.new_context()
+        page = await context.new_page()
+        await page.goto(f"{url}/pair#code={code}")
+        await page.click("#pair-button")
+        await page.wait_for_selector("#paired:not([hidden])", timeout=WAIT)
 
-    async def evil_page(request):
-        return web.Response(text=EVIL.format(table=table.url), content_type="text/html")
+        async def evil_page(request):
+            return web.Response(text=EVIL.format(table=url), content_type="text/html")
 
-    evil_app = web.Application()
-    evil_app.router.add_get("/", evil_page)
-    evil = Served(evil_app)  # the same host, another port: the same site, another origin
-    try:
-        attacker = context.new_page()  # the paired phone's browser, cookie and all
-        attacker.goto(evil.url)
-        assert attacker.evaluate("window.fetched") == "blocked"  # its preflight was refused
-        with attacker.expect_navigation():
-            attacker.evaluate("document.getElementById('form').submit()")
-        assert '"ok": false' in attacker.content()
-        assert "table's own page" in attacker.content()
-    finally:
-        evil.close()
-    assert table.table.writes() == []
+        evil_app = web.Application()
+        evil_app.router.add_get("/", evil_page)
+        # The same host, another port: the same site (the cookie goes along), another origin.
+        evil = await aiohttp_server(evil_app, host="127.0.0.1")
+        attacker = await context.new_page()  # the paired phone's browser, cookie and all
+        await attacker.goto(f"http://127.0.0.1:{evil.port}/")
+        assert await attacker.evaluate("window.fetched") == "blocked"  # preflight refused
+        async with attacker.expect_navigation():
+            await attacker.evaluate("document.getElementById('form').submit()")
+        assert "table's own page" in await attacker.content()  # 403, by the Origin check
+        settle(a, 1.0)
+        assert a.app.match.snapshot()["phase"] == "break"  # nothing undone
+        assert a.app.phone.request is None  # nothing even asked at the table
