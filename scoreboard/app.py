@@ -53,6 +53,9 @@ HINT_SECONDS = 4.0
 # What the app adds to the match's snapshot for the screens only, never in the journal: the
 # open setup screen, the page between frames, the shot's time left.
 SCREEN_ONLY = ("setup", "page", "shot_clock")
+# How long the result of a finished match is shown before the setup screen opens by itself
+# (any of A, B or FOUL opens it sooner; UNDO still takes back the last step).
+RESULT_SECONDS = 30.0
 
 
 def setup_lines(config: Config, settings: MatchSettings | None = None) -> list[str]:
@@ -181,6 +184,7 @@ class App:
 
     def start(self) -> None:
         """Show the first frame and tell systemd we are ready (Type=notify)."""
+        self._after_result()
         self.show()
         self.service.ready()
 
@@ -217,6 +221,10 @@ class App:
                 self._play(self.panel.handle(event))
             case ButtonPress() | ButtonHold() if self.desk.is_open:
                 self._setup_press(event)
+            case ButtonHold(button="foul") if self.match.phase == Phase.LAG:
+                self.desk.open()  # the long press from the lag screen: set up the match
+            case ButtonPress(button="A" | "B" | "foul") if self.match.phase == Phase.MATCH_OVER:
+                self.desk.open()  # the result has been shown: set up the next match
             case Pot() | ButtonPress() | ButtonHold():
                 self._play(self.panel.handle(event), pot=event if isinstance(event, Pot) else None)
         self.show()
@@ -249,6 +257,20 @@ class App:
             where = command.PENDING
         self.log(f"setup from {event.source}: {where}")
         event.answer(True, where)
+
+    def _after_result(self) -> None:
+        """A finished match: its result is shown, then the setup screen opens by itself."""
+        if self.match.phase != Phase.MATCH_OVER or self.desk.is_open:
+            return
+        events = len(self.match.events)
+
+        def result_shown():
+            same = self.match.phase == Phase.MATCH_OVER and len(self.match.events) == events
+            if same and not self.desk.is_open:
+                self.desk.open()
+                self.show()
+
+        self.loop.call_later(RESULT_SECONDS, result_shown)
 
     def _not_begun(self) -> bool:
         """No shot yet: the match may still take other settings (a chosen breaker is undone)."""
@@ -329,6 +351,8 @@ class App:
         self._write(lines)
         self.panel.applied(outcome)
         self._restorable = None  # play has begun: UNDO takes back play from now on
+        if self.match.phase == Phase.MATCH_OVER and phase != Phase.MATCH_OVER:
+            self._after_result()
         if self.match.phase in OVER and phase not in OVER:
             s = self.match.state
             self.log(

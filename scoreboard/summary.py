@@ -51,4 +51,22 @@ def describe(s: dict) -> str:
         )
     elif s["frame_winner"]:
         lines.append(f"frame won by {names[s['frame_winner']]}")
+    if setup := s.get("setup"):
+        lines.append(describe_setup(setup))
     return "\n".join(lines)
+
+
+def describe_setup(view: dict) -> str:
+    """The open setup screen in one line (the sim's text, logs): its settings and place."""
+    s = view["settings"]
+    a, b = s["players"]
+    options = " ".join(f"{k}={v}" for k, v in s["options"].items())
+    line = (
+        f"setup ({view['mode']} {view['row']}): {a} v {b}, race {s['race']}, "
+        f"target {s['target']}, breaks {s['breaker']}, {options}, {s['lang']}"
+    )
+    if view["mode"] == "pick":
+        line += f"; name for {view['side']}: {view['names'][view['choice']]}"
+    elif view["mode"] == "letters":
+        line += f"; typing for {view['side']}: {view['typed']}_ [{view['ring'][view['at']]}]"
+    return line

@@ -91,11 +91,13 @@ def test_hold_undo_and_confirm_archives_the_match_and_starts_a_new_one(make_app,
     assert archived.meta["started"] is not None
 
 
-def test_a_button_after_match_over_is_a_hint_and_changes_nothing(make_app):
+def test_a_button_after_match_over_opens_the_setup_and_changes_nothing_in_the_match(make_app):
     app = make_app(target=1)
     feed(app, ButtonPress("A", 1.0), Pot(1, 2.0))  # A wins the frame and the match
+    before = app.match.events
     s = feed(app, ButtonPress("A", 3.0))
-    assert s["phase"] == "match-over" and app.screen.frames[-1][2] == "match-over"
+    assert s["phase"] == "match-over" and s["setup"]["mode"] == "menu"
+    assert app.match.events == before
 
 
 def test_status_prints_what_a_restart_would_show(make_app, tmp_path, capsys):

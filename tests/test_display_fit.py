@@ -7,14 +7,18 @@ from string import Formatter
 
 import pytest
 
-from scoreboard.commands.gallery import samples
+from scoreboard.commands.gallery import samples, setup_samples
 from scoreboard.display import DISPLAYS, LANGUAGES
 from scoreboard.display.catalogs import parse_po, po_files
 from scoreboard.display.i18n import translator
 from scoreboard.display.render import canvas, panel
 from scoreboard.display.screens.faults import HINTS, MESSAGES, NOT_SAVED, TO_DO, WHAT_IS_WRONG
 from scoreboard.display.screens.parts import KINDS
+from scoreboard.display.screens.setup import HELP, OPTION_LABELS, VALUES
 from scoreboard.display.words import Timings
+from scoreboard.setup_screen import model
+from scoreboard.setup_screen.settings import LANGUAGES as SETUP_LANGUAGES
+from scoreboard.setup_screen.settings import OPTIONS, MatchSettings
 from scoreboard.stats_pages import PAGES
 
 HINT_FIELDS = {"name": "Олександра-Вікторія Щербатюк", "n": 15, "kind": "early-stroke", "pocket": 6}
@@ -82,6 +86,36 @@ def variants():
             yield f"not-saved-{problem}-{page}", SAMPLES["play"], {"faults": [fault]}
     fault = {"kind": "not-saved", "problem": "full", "path": path, "page": 0}
     yield "hint-while-not-saved", SAMPLES["foul"], {"hint": "refused", "faults": [fault]}
+    yield from setup_variants()
+
+
+def setup_variants():
+    """The setup screen: every row being changed, every value, the longest names."""
+    for name, snap in setup_samples().items():
+        yield name, snap, {}
+    over = SAMPLES["match-over"]
+    longest = ("Олександра-В", "Maximilian A")  # 12 letters, what the letters take
+    for breaker in ("lag", "A", "B"):
+        for lang in SETUP_LANGUAGES:
+            for values in zip(*(OPTIONS[k] for k in OPTIONS), strict=False):
+                settings = MatchSettings(
+                    players=longest,
+                    race=99,
+                    target=8,
+                    options=tuple(zip(OPTIONS, values, strict=True)),
+                    lang=lang,
+                    breaker=breaker,
+                )
+                draft = model.open_draft(settings, longest)
+                for row in range(len(model.ROWS)):
+                    editing, _ = model.press(draft, "foul")
+                    for d in (draft, editing):
+                        yield (
+                            f"setup-{breaker}-{lang}-{values}-{row}",
+                            over | {"setup": d.view()},
+                            {},
+                        )
+                    draft, _ = model.press(draft, "B")
 
 
 @pytest.mark.parametrize("timings", [Timings(), LONGEST_TIMINGS], ids=["default", "longest"])
@@ -117,6 +151,7 @@ def test_shortening_never_cuts_a_glyph():
 def used_phrases() -> set[str]:
     """Every literal passed to gettext/ngettext in the display code, plus the tables."""
     found = set(KINDS.values()) | set(MESSAGES.values()) | set(HINTS.values()) | {"Fault: {kind}"}
+    found |= set(VALUES.values()) | set(OPTION_LABELS.values()) | set(HELP.values())
     found |= set(WHAT_IS_WRONG.values()) | set(TO_DO.values()) | {NOT_SAVED}
     root = Path(__file__).parents[1] / "scoreboard" / "display"
     for path in root.rglob("*.py"):

@@ -12,7 +12,13 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
-from scoreboard.commands.gallery import FAULTS, samples, with_shot_clock, write_gallery
+from scoreboard.commands.gallery import (
+    FAULTS,
+    samples,
+    setup_samples,
+    with_shot_clock,
+    write_gallery,
+)
 from scoreboard.display import LANGUAGES, create_displays
 from scoreboard.display.render import panel, render_saver
 from scoreboard.stats_pages import PAGES
@@ -185,6 +191,27 @@ def test_the_committed_gallery_is_what_make_gallery_draws_now(tmp_path):
     for name in sorted(drawn):
         new, old = Image.open(tmp_path / name), Image.open(GALLERY / name)
         assert same(new, old), f"docs/gallery/{name} is stale: run `make gallery`"
+
+
+SETUP = setup_samples()
+
+
+@pytest.mark.parametrize("display", WORDED)
+@pytest.mark.parametrize("name", list(SETUP))
+def test_setup_screen_matches_golden(display, name):
+    """The setup screen in the states its buttons reach (gallery.SETUP_KEYS); the menu as it
+    opens in every language."""
+    for lang in LANGUAGES if name == "setup" else ("uk",):
+        check(shown(display, lang, SETUP[name]), f"{display}-{lang}-{name}")
+
+
+def test_the_setup_samples_are_the_states_their_keys_reach():
+    views = {name: snap["setup"] for name, snap in SETUP.items()}
+    assert views["setup"]["mode"] == "menu" and views["setup"]["row"] == "start"
+    assert views["setup-race"]["mode"] == "value" and views["setup-race"]["settings"]["race"] == 5
+    assert views["setup-pick"]["mode"] == "pick" and views["setup-pick"]["choice"] == 1
+    assert views["setup-letters"]["mode"] == "letters" and views["setup-letters"]["typed"] == "Бєг"
+    assert views["setup-options"]["row"] == "option:jumped-ball"
 
 
 @pytest.mark.parametrize("display", WORDED)

@@ -10,6 +10,8 @@ from scoreboard.display import DISPLAYS, LANGUAGES
 from scoreboard.display.render import panel, render, render_saver
 from scoreboard.loop import EventLoop, ManualClock
 from scoreboard.matchlog import replay
+from scoreboard.setup_screen import model
+from scoreboard.setup_screen.settings import MatchSettings
 from scoreboard.shot_clock import ShotClock
 from scoreboard.stats_pages import PAGES
 
@@ -42,11 +44,38 @@ def with_shot_clock(snap: dict, *, seconds=30.0, after=18.0) -> dict:
     return snap | {"shot_clock": shot_clock.view()}
 
 
+# The setup screen (scoreboard/setup_screen/), each picture the state the four buttons reach
+# from the screen as it opens after the match-over sample: keys as the model takes them
+# ("A", "B", "foul", "undo"; "A+"/"B+" held).
+SETUP_KEYS = {
+    "setup": "",
+    "setup-race": "B B B foul B B",
+    "setup-pick": "B foul B",
+    "setup-letters": "B foul A foul B B B B foul B+ B foul A A A A foul",
+    "setup-options": "A A A",
+}
+SETUP_ROSTER = ("Олена", "Тарас", "Ірина", "Богдан")
+
+
+def setup_samples() -> dict[str, dict]:
+    """The match-over sample with the setup screen open, as the keys above leave it."""
+    over = samples()["match-over"]
+    a, b = over["players"]["A"], over["players"]["B"]
+    settings = MatchSettings(players=(a, b), race=over["race"], target=over["target"])
+    found = {}
+    for name, keys in SETUP_KEYS.items():
+        draft = model.open_draft(settings, SETUP_ROSTER)
+        for key in keys.split():
+            draft, _ = model.press(draft, key.rstrip("+"), held=key.endswith("+"))
+        found[name] = over | {"setup": draft.view()}
+    return found
+
+
 def write_gallery(out: Path, *, scale: int = 4) -> list[Path]:
     """Writes <out>/<display>/<lang>/<sample>.png, scaled by whole pixels so the README
     shows sharp pixels; returns the files written."""
     written = []
-    cases = dict(samples())
+    cases = dict(samples()) | setup_samples()
     cases["play-faults"] = (cases["play"], {"faults": FAULTS})
     cases["saver"] = cases["play"]  # scoreboard/screensaver.py
     cases["play-shot-clock"] = with_shot_clock(cases["play"])  # shot_clock.py
@@ -57,6 +86,8 @@ def write_gallery(out: Path, *, scale: int = 4) -> list[Path]:
             folder = out / display / lang
             folder.mkdir(parents=True, exist_ok=True)
             for name, case in cases.items():
+                if name.startswith("setup") and panel(display).matrix:
+                    continue  # the LED digits show the score, the setup screen is the OLED's
                 snap, extra = case if isinstance(case, tuple) else (case, {})
                 if name == "saver":  # the play sample under the moving saver, one step on
                     image = render_saver(snap, panel(display), 1).convert("RGB")

@@ -18,6 +18,7 @@ from scoreboard.appliance import Appliance
 from scoreboard.config import Config
 from scoreboard.display import LANGUAGES, Screen, create_displays
 from scoreboard.display.devices import panel_for
+from scoreboard.display.words import Timings
 from scoreboard.inputs.simulated_board import SimulatedBoard
 from scoreboard.sim.table import (
     BALL_SECONDS,
@@ -43,7 +44,9 @@ class Resized:
 class Terminal:
     """The emulated display and the text under it in one terminal, laid out by its size."""
 
-    def __init__(self, out, *, emulates: str, lang: str, keys=legend) -> None:
+    def __init__(
+        self, out, *, emulates: str, lang: str, keys=legend, timings: Timings | None = None
+    ) -> None:
         self.out = out
         self.keys = keys
         self.panel = panel_for({"driver": "emulator-terminal", "emulates": emulates})
@@ -51,7 +54,10 @@ class Terminal:
         self.device = FittedTerminal(
             layout.picture, width=self.panel.width, height=self.panel.height
         )
-        self.picture = Screen(self.device, name="terminal", panel=self.panel, lang=lang)
+        # The hints name the configured holds ("hold 1.5 s"), as on the real displays.
+        self.picture = Screen(
+            self.device, name="terminal", panel=self.panel, lang=lang, timings=timings
+        )
         self.text = TextScreen(out, layout=layout, legend=keys, lang=lang)
 
     def _fit(self):
@@ -72,13 +78,14 @@ def screens_for(
 ) -> tuple[list, object]:
     """The screens the app shows on, and the terminal (None when not a terminal)."""
     lang = config.display.language
+    timings = Timings.from_config(config.timings)
     if not interactive:
         return [TextScreen(sys.stdout, layout=None, legend=keys, lang=lang)], None
-    terminal = Terminal(sys.stdout, emulates=emulates, lang=lang, keys=keys)
+    terminal = Terminal(sys.stdout, emulates=emulates, lang=lang, keys=keys, timings=timings)
     screens = [terminal.picture]
     if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
         screens += create_displays(
-            [{"driver": "emulator-pygame", "emulates": "max7219"}], lang=lang
+            [{"driver": "emulator-pygame", "emulates": "max7219"}], lang=lang, timings=timings
         )
     return [*screens, terminal.text], terminal
 

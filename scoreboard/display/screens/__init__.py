@@ -2,7 +2,15 @@
 
 from scoreboard.display.canvas import Canvas
 from scoreboard.display.i18n import translator
-from scoreboard.display.screens import break_foul, foul, frame_over, lag, opening_break, play
+from scoreboard.display.screens import (
+    break_foul,
+    foul,
+    frame_over,
+    lag,
+    opening_break,
+    play,
+    setup,
+)
 from scoreboard.display.screens.faults import overlay
 from scoreboard.display.words import Timings, Words
 from scoreboard.phase import Phase
@@ -27,7 +35,8 @@ def draw(
 ) -> Canvas:
     """Draws the phase's screen, then any fault or hint over its spare row; `timings` are
     the button timings the screen names ("hold 1 s")."""
-    screen = PHASES.get(snap.get("phase"))
+    # The setup screen, while it is open, over whatever phase the match is in.
+    screen = setup if snap.get("setup") else PHASES.get(snap.get("phase"))
     if screen is None:
         raise PhaseError(f"no screen for phase {snap.get('phase')!r}")
     t = Words(translator(lang), timings, wide=c.wide)

@@ -71,6 +71,10 @@ HINTS = {
     "config-applied": "New settings: this match",
     "config-next-match": "New settings: next match",
     "config-refused": "Config error: not taken",
+    # The setup screen (scoreboard/setup_screen/) and settings sent for the next match.
+    "setup-same-name": "Same name twice",
+    "setup-name-full": "12 letters at most",
+    "setup-next-match": "Next match is set",
     "not-a-ball": "Pocket {pocket}: not a ball",
     "check-score": "Pocket {pocket}: check score",
     # Phones (issue 12, scoreboard/phone/): pairing, and a change a phone asks for.
