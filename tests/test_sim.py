@@ -138,3 +138,43 @@ def test_make_sim_takes_the_language_as_sim_lang_or_lang():
         assert command.endswith("/scoreboard sim --web --lang ru"), command
         # LANG is the locale: as a make variable it is not left in the simulator's environment.
         assert command.startswith("env -u LANG ") == variable.startswith("LANG")
+
+
+def test_the_setup_screen_through_the_sims_keys(tmp_path):
+    """F (FOUL held) at the lag opens the setup; b b b to the race, f, b: 2 frames, f keeps
+    it; a a a back up to Start, f starts this match with it (issue 11)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "scoreboard", "sim", "--state-dir", str(tmp_path)],
+        input=b"Fbbbfbfaaaf",
+        capture_output=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    out = done.stdout.decode()
+    assert "setup (menu start)" in out and "setup (value race)" in out
+    s = replay(read_journal(tmp_path).lines).snapshot()
+    assert s["phase"] == "lag" and s["race"] == 2
+    assert out.rstrip().endswith("--") and "setup (" not in out.split("--")[-2]
+
+
+def test_the_sims_terminal_names_the_configured_holds(monkeypatch):
+    """The emulated display in the terminal gets the config's [timings], as the real
+    displays do: "hold 2.5 s", not the default "1 s"."""
+    import pty
+
+    from scoreboard import config as configuration
+    from scoreboard.display.render import render
+    from scoreboard.display.words import Timings
+    from scoreboard.sim.session import screens_for
+
+    _, terminal_side = pty.openpty()  # a terminal of no size: the picture is kept, not drawn
+    monkeypatch.setattr(sys, "stdout", os.fdopen(terminal_side, "w"))
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    cfg = configuration.loads("[timings]\nhold_time = 2.5\nundo_hold_time = 7.0\n")
+    screens, terminal = screens_for(cfg, interactive=True, emulates="ssd1306")
+    over = replay(["players A B", "target 1", "break A", "shot pots=1"]).snapshot()
+    terminal.picture.show(over)
+    configured = render(over, terminal.panel, timings=Timings(hold=2.5, undo_hold=7.0))
+    assert terminal.picture.picture.tobytes() == configured.tobytes()
+    assert configured.tobytes() != render(over, terminal.panel).tobytes()

@@ -35,10 +35,12 @@ class SetupDesk:
 
     def roster(self) -> tuple[str, ...]:
         """The club's roster (sent from a phone, else the config's), then the names used
-        recently (most recent first), once each."""
+        recently (most recent first; the last match's players are among them before any
+        match was set up here), once each."""
         names, seen = [], set()
         club = self.kept.roster if self.kept.roster is not None else self.config.match.roster
-        for name in (*(" ".join(n.split()) for n in club), *self.kept.recent):
+        roster = (" ".join(n.split()) for n in club)
+        for name in (*roster, *self.kept.recent, *self.last().players):
             if name.casefold() not in seen:
                 seen.add(name.casefold())
                 names.append(name)
