@@ -44,7 +44,7 @@ from scoreboard.setup_screen.settings import (
     lang_of,
 )
 from scoreboard.shot_clock import ShotClock
-from scoreboard.stats_pages import StatsPages
+from scoreboard.stats_pages import PAGES, StatsPages
 from scoreboard.storage import Storage
 from scoreboard.summary import summarise
 
@@ -54,7 +54,8 @@ HINT_SECONDS = 4.0
 # open setup screen, the page between frames, the shot's time left.
 SCREEN_ONLY = ("setup", "page", "shot_clock")
 # How long the result of a finished match is shown before the setup screen opens by itself
-# (any of A, B or FOUL opens it sooner; UNDO still takes back the last step).
+# (A or B opens it sooner; UNDO still takes back the last step): at least this, and long
+# enough for each statistics page to have been shown once (stats_pages.py).
 RESULT_SECONDS = 30.0
 
 
@@ -223,7 +224,7 @@ class App:
                 self._setup_press(event)
             case ButtonHold(button="foul") if self.match.phase == Phase.LAG:
                 self.desk.open()  # the long press from the lag screen: set up the match
-            case ButtonPress(button="A" | "B" | "foul") if self.match.phase == Phase.MATCH_OVER:
+            case ButtonPress(button="A" | "B") if self.match.phase == Phase.MATCH_OVER:
                 self.desk.open()  # the result has been shown: set up the next match
             case Pot() | ButtonPress() | ButtonHold():
                 self._play(self.panel.handle(event), pot=event if isinstance(event, Pot) else None)
@@ -270,7 +271,13 @@ class App:
                 self.desk.open()
                 self.show()
 
-        self.loop.call_later(RESULT_SECONDS, result_shown)
+        self.loop.call_later(self.result_seconds, result_shown)
+
+    @property
+    def result_seconds(self) -> float:
+        """How long a finished match's result and statistics pages are shown before the setup
+        screen opens by itself."""
+        return max(RESULT_SECONDS, len(PAGES) * self.config.display.page_seconds)
 
     def _not_begun(self) -> bool:
         """No shot yet: the match may still take other settings (a chosen breaker is undone)."""

@@ -8,7 +8,6 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from scoreboard import config as configuration
-from scoreboard.app import RESULT_SECONDS
 from scoreboard.appliance import Appliance
 from scoreboard.display import create_displays
 from scoreboard.journal import list_archive, read_journal
@@ -113,8 +112,9 @@ def test_a_rematch_is_two_presses_after_the_result(table, tmp_path):
 def test_the_setup_opens_by_itself_once_the_result_has_been_shown(table):
     a = table()
     win_the_match(a)
-    settle(a, RESULT_SECONDS - 1)
-    assert setup(a) is None  # the result is still on the screen
+    assert a.app.result_seconds == 32.0  # each of the 4 statistics pages for 8 s
+    settle(a, a.app.result_seconds - 1)
+    assert setup(a) is None and shown(a)["page"] == "fouls"  # the result's last page
     settle(a, 2)
     assert setup(a)["mode"] == "menu"
     keys(a, "u")  # UNDO goes back: the result again, the match untouched
