@@ -108,12 +108,14 @@ def test_sighup_reloads_the_config_without_a_restart_and_a_broken_one_is_refused
 
 
 def read_until(proc, text, timeout=120):
-    """stderr up to the line holding `text` (a bound on a hang, not on speed)."""
+    """stderr up to the line holding `text` (a bound on a hang, not on speed). Read from the
+    pipe itself: a buffered readline can take two lines off the pipe and return one, and
+    select() then never says the second is there."""
     import select
     import time
 
-    said, deadline = "", time.monotonic() + timeout
-    while text not in said and time.monotonic() < deadline:
+    said, deadline = b"", time.monotonic() + timeout
+    while text.encode() not in said and time.monotonic() < deadline:
         if select.select([proc.stderr], [], [], 1.0)[0]:
-            said += proc.stderr.readline()
-    return said
+            said += os.read(proc.stderr.fileno(), 65536)
+    return said.decode(errors="replace")
