@@ -168,6 +168,23 @@ class WebConfig:
 
 
 @dataclass(frozen=True)
+class MqttConfig:
+    # The tables together (issue 12): `scoreboard net` publishes this table under
+    # fp/v1/<table>/ on the club's broker (scoreboard/mqtt/, docs/API.md "MQTT").
+    enabled: bool = _opt(False)
+    host: str = _opt("localhost", length=(1, 253))
+    port: int = _opt(1883, limits=(1, 65535))
+    table: str = _opt("table1", length=(1, 32))
+    name: str = _opt("", length=(0, 40))
+    keepalive: int = _opt(30, limits=(1, 3600))
+    username: str = _opt("", length=(0, 100))
+    password: str = _opt("", length=(0, 200))
+    tls_ca: str = _opt("", length=(0, 200))
+    tls_cert: str = _opt("", length=(0, 200))
+    tls_key: str = _opt("", length=(0, 200))
+
+
+@dataclass(frozen=True)
 class Config:
     match: MatchConfig = MatchConfig()
     rules: RulesConfig = RulesConfig()
@@ -178,6 +195,7 @@ class Config:
     shot_clock: ShotClockConfig = ShotClockConfig()
     service: ServiceConfig = ServiceConfig()
     web: WebConfig = WebConfig()
+    mqtt: MqttConfig = MqttConfig()
 
 
 SECTIONS = {f.name: f.type for f in fields(Config)}
@@ -291,6 +309,7 @@ class _Reader:
         self.check_timings(config.timings)
         self.check_shot_clock(config.shot_clock)
         self.check_pins(config)
+        self.check_mqtt(config.mqtt)
         return config
 
     def section(self, cls, table: dict, name: str, index: int | None = None, skip=()):
@@ -431,6 +450,23 @@ class _Reader:
             # A stuck beam takes back its ball from the shot, which must still be open.
             self.fail("must be shorter than timings.shot_pause", "timings", "beam_stuck")
 
+    def check_mqtt(self, m: MqttConfig) -> None:
+        if not _TOPIC_LEVEL.match(m.table):
+            self.fail("must be letters, digits, '-' or '_' (it is a topic level)", "mqtt", "table")
+        if m.password and not m.username:
+            self.fail("needs mqtt.username", "mqtt", "password")
+        if bool(m.tls_cert) != bool(m.tls_key):
+            key = "tls_key" if m.tls_cert else "tls_cert"
+            self.fail("a client certificate needs both tls_cert and tls_key", "mqtt", key)
+        if m.tls_cert and not m.tls_ca:
+            self.fail(
+                "a client certificate needs mqtt.tls_ca (TLS to the broker)", "mqtt", "tls_cert"
+            )
+        for key in ("tls_ca", "tls_cert", "tls_key"):
+            path = getattr(m, key)
+            if path and not os.path.isfile(path):
+                self.fail(f"no such file: {path}", "mqtt", key)
+
     def check_pins(self, config: Config) -> None:
         """Refuse a pin that two things claim, or one that belongs to a bus."""
         owners = {pin: (what, None) for pin, what in RESERVED_PINS.items()}
@@ -480,6 +516,7 @@ class _Reader:
         return header
 
 
+_TOPIC_LEVEL = re.compile(r"^[A-Za-z0-9_-]+$")
 _HEADER = re.compile(r"^\[(\[?)\s*([^\[\]]+?)\s*\]\]?")
 _KEY = re.compile(r"""^(["']?)([A-Za-z0-9_-]+)\1\s*=""")
 

@@ -1,5 +1,6 @@
 """Settings and fixtures every test shares."""
 
+import broker as mosquitto
 import pytest
 from app_screens import JournalCheckingScreen
 from hypothesis import HealthCheck, settings
@@ -37,3 +38,13 @@ def make_app(tmp_path):
     yield make
     for app in apps:
         app.close()
+
+
+@pytest.fixture
+def broker(tmp_path):
+    """A real Mosquitto on a free loopback port, stopped after the test."""
+    if not mosquitto.available():
+        pytest.skip("mosquitto is not installed (apt install mosquitto; .ci/run does it)")
+    b = mosquitto.Broker(tmp_path / "broker").start()
+    yield b
+    b.stop()

@@ -1,0 +1,128 @@
+"""Finished matches for `fp/v1/<table>/result/<match_id>`, kept until the broker has them.
+
+The matches themselves are durable already: the journal holds the one just finished, the
+archive the others (scoreboard/journal.py). This file only remembers which of them the broker
+has acknowledged (PUBACK, QoS 1): ``<dir>/mqtt-results.json`` with the moment the table first
+published (older matches are not sent) and, per match id, a digest of what was acknowledged;
+and the id of the club's last `assign` the table took, so a retained assign is taken once.
+A match not acknowledged, or changed since (UNDO after the end of a match, then a different
+end), is sent again on every connection until it is. The file is written like the archive's:
+a new file made durable, then renamed into place.
+"""
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+from scoreboard.commands.history import just_finished
+from scoreboard.journal import ARCHIVE_DIR, last_archived, list_archive
+from scoreboard.mqtt import topics
+
+FILE_NAME = "mqtt-results.json"
+VOLATILE = ("number", "archived", "archived_at", "ended")  # not part of what a match came to
+
+
+def payload(table: str, row: dict) -> dict | None:
+    """The `result` payload of a history row (scoreboard history --json), or None when it is
+    not a finished match with a start time."""
+    mid = topics.match_id(row.get("started"))
+    if mid is None or not row.get("finished") or "players" not in row:
+        return None
+    keep = {k: v for k, v in row.items() if k not in ("number", "archived", "archived_at")}
+    return {"table": table, "match_id": mid, **keep}
+
+
+def digest(result: dict) -> str:
+    """What a result comes to, without when it was archived: the same match archived later
+    is not sent again."""
+    content = {k: v for k, v in result.items() if k not in VOLATILE}
+    return hashlib.sha256(topics.encode(content)).hexdigest()[:16]
+
+
+class Results:
+    """The results the broker has not acknowledged, and the record of those it has."""
+
+    def __init__(self, table: str, state_dir, *, data_dir=None, clock=None):
+        self.table = table
+        self.state_dir = Path(state_dir)
+        self.path = Path(data_dir or state_dir) / FILE_NAME
+        self._clock = clock
+        self.assigned: str | None = None  # the id of the last `assign` the table took
+        self.since, self.acked = self._load()
+
+    def _load(self) -> tuple[str, dict]:
+        """The record; made at once where there is none, so that `since` stays the moment the
+        table first published (OSError if the folder refuses it: the caller says so)."""
+        try:
+            data = json.loads(self.path.read_bytes())
+            if isinstance(data.get("since"), str) and isinstance(data.get("acked"), dict):
+                self.assigned = data.get("assigned")
+                return data["since"], data["acked"]
+        except FileNotFoundError:
+            pass
+        except (OSError, ValueError, AttributeError):
+            self.path.replace(self.path.with_suffix(".bad"))  # kept for a person to look at
+        self.since = topics.now_iso(self._clock() if self._clock else None)
+        self.acked = {}
+        self.save()
+        return self.since, self.acked
+
+    # -- which matches ------------------------------------------------------------------------
+    def pending(self, *, scan_archive: bool = True) -> list[dict]:
+        """Finished matches since `since` that the broker has not acknowledged as they are
+        now: the whole archive (by file time, then content) on `scan_archive`, else only the
+        last archived match and the one just finished."""
+        rows = []
+        if scan_archive:
+            folder = self.state_dir / ARCHIVE_DIR
+            for archived in list_archive(self.state_dir) if folder.is_dir() else []:
+                if _mtime_iso(archived.log) >= self.since:
+                    rows.append(archived.meta)
+        else:
+            last = last_archived(self.state_dir)
+            if last is not None:
+                rows.append(last.meta)
+        finished = just_finished(str(self.state_dir))
+        if finished is not None:
+            rows.append(finished)
+        out = {}
+        for row in rows:
+            result = payload(self.table, row)
+            if result is None or (result.get("ended") or "") < self.since:
+                continue
+            if self.acked.get(result["match_id"]) != digest(result):
+                out[result["match_id"]] = result
+        return list(out.values())
+
+    # -- the broker's answer ------------------------------------------------------------------
+    def acknowledged(self, result: dict) -> None:
+        """The broker has `result` (its PUBACK came): remember it, durably."""
+        key, value = result["match_id"], digest(result)
+        if self.acked.get(key) == value:
+            return
+        self.acked[key] = value
+        self.save()
+
+    def save(self) -> None:
+        record = {"since": self.since, "acked": self.acked, "assigned": self.assigned}
+        text = json.dumps(record, indent=1).encode()
+        tmp = self.path.with_suffix(".tmp")
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with open(tmp, "wb") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, self.path)
+        fd = os.open(self.path.parent, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _mtime_iso(path: Path) -> str:
+    try:
+        return topics.now_iso(path.stat().st_mtime)
+    except OSError:
+        return ""

@@ -1,0 +1,111 @@
+"""The MQTT topics of a table and their payloads: one place for both sides (table and club).
+
+Every topic is under ``fp/v1/<table>/`` (docs/API.md "MQTT"); every payload is UTF-8 JSON
+but `availability` (``online``/``offline``).
+"""
+
+import json
+import re
+from datetime import UTC, datetime
+
+from scoreboard.display.i18n import LANGUAGES
+
+PREFIX = "fp/v1"
+ONLINE, OFFLINE = "online", "offline"
+TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+MATCH_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
+
+# What a table publishes (each retained but `event`) and what it reads (`assign`).
+AVAILABILITY = "availability"
+STATE = "state"
+FAULTS = "faults"
+EVENT = "event"
+INFO = "info"
+ASSIGN = "assign"
+ASSIGNED = "assigned"
+RESULT = "result"
+
+
+def topic(table: str, name: str, *rest: str) -> str:
+    return "/".join((PREFIX, table, name, *rest))
+
+
+def split(topic_name: str) -> tuple[str, str, tuple[str, ...]] | None:
+    """``fp/v1/<table>/<name>[/...]`` as (table, name, rest); None for any other topic."""
+    parts = topic_name.split("/")
+    if len(parts) < 4 or "/".join(parts[:2]) != PREFIX or not TABLE_ID.match(parts[2]):
+        return None
+    return parts[2], parts[3], tuple(parts[4:])
+
+
+def encode(payload) -> bytes:
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def now_iso(t: float | None = None) -> str:
+    moment = datetime.now(UTC) if t is None else datetime.fromtimestamp(t, UTC)
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def faults_payload(faults, *, updated: str) -> dict:
+    """The table's faults as the `faults` topic carries them, with when the table last
+    changed. A not-saved fault's `page` (which line a small OLED shows) is the display's
+    business, not a change: it is left out, so a long fault does not publish every 2 s."""
+    return {
+        "faults": [{k: v for k, v in f.items() if k != "page"} for f in faults],
+        "updated": updated,
+    }
+
+
+def info_payload(
+    *, table: str, name: str, version: str, displays: list[str], language: str
+) -> dict:
+    return {
+        "table": table,
+        "name": name or table,
+        "version": version,
+        "displays": displays,
+        "language": language,
+        "languages": list(LANGUAGES),
+    }
+
+
+def match_id(started: str | None) -> str | None:
+    """A finished match's id in `result/<match_id>`: the moment it started, compact
+    (``20261203T143000Z``): the same while it waits in the journal and once archived."""
+    if not started:
+        return None
+    compact = started.replace("-", "").replace(":", "")
+    return compact if MATCH_ID.match(compact) else None
+
+
+class AssignError(ValueError):
+    """An `assign` payload the table cannot take; the message says why."""
+
+
+ASSIGN_KEYS = {"players", "race", "target", "options", "lang", "breaker"}
+
+
+def parse_assign(data: bytes) -> dict | None:
+    """The club's next match for a table: ``{"id": "...", "players": ["Olena", "Taras"],
+    "race": 3, "target": 8, ...}`` (any of the setup command's keys; docs/API.md). An empty
+    payload (a cleared retained message) is None. The table checks the values themselves."""
+    if not data:
+        return None
+    try:
+        payload = json.loads(data)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise AssignError(f"not JSON: {exc}") from None
+    if not isinstance(payload, dict):
+        raise AssignError("must be a JSON object")
+    if not isinstance(payload.get("id"), str) or not 1 <= len(payload["id"]) <= 64:
+        raise AssignError("needs an 'id': a string of 1 to 64 characters")
+    unknown = set(payload) - ASSIGN_KEYS - {"id", "by", "at"}
+    if unknown:
+        raise AssignError(f"unknown keys: {', '.join(sorted(unknown))}")
+    return payload
+
+
+def setup_args(assign: dict) -> dict:
+    """The bridge's `setup` command arguments for an assign payload."""
+    return {k: v for k, v in assign.items() if k in ASSIGN_KEYS}

@@ -1,0 +1,76 @@
+"""A table as the MQTT publisher sees it, for the tests: a state folder with a real journal
+(and archive), and the table socket's messages (scoreboard/bridge/protocol.py) fed from a
+queue. The states are real Match snapshots of match logs."""
+
+import asyncio
+import json
+
+from scoreboard.journal import Journal
+from scoreboard.matchlog import replay
+from scoreboard.summary import summarise
+
+
+# A match Olena wins 8 : 0 in one frame, started at `started`.
+def match_lines(started: str, a="Olena", b="Taras", *, pots=(3, 5)) -> list[str]:
+    return [f"# match started {started}", f"players {a} {b}", "race 1", "target 8", "break A"] + [
+        f"shot pots={n}" for n in pots
+    ]
+
+
+def snapshot(lines: list[str]) -> dict:
+    return replay(lines).snapshot()
+
+
+def state_message(lines: list[str], faults=()) -> dict:
+    return {"type": "state", "state": snapshot(lines), "faults": list(faults), "hint": None}
+
+
+def write_journal(state_dir, lines: list[str]) -> None:
+    """Each line one record, as the app writes them."""
+    with Journal(state_dir) as journal:
+        for line in lines:
+            journal.append([line])
+
+
+def archive(state_dir, lines: list[str]) -> None:
+    """The match in the journal archived as the app archives it when a new match starts."""
+    with Journal(state_dir) as journal:
+        journal.archive(summarise(replay(lines), lines))
+
+
+class Feed:
+    """The table's socket as an async iterator: `put` a message, `close` to end it."""
+
+    def __init__(self):
+        self.queue: asyncio.Queue = asyncio.Queue()
+
+    def put(self, message: dict) -> None:
+        self.queue.put_nowait(message)
+
+    def close(self) -> None:
+        self.queue.put_nowait(None)
+
+    def __aiter__(self):
+        return self
+
+    async def __anext__(self) -> dict:
+        message = await self.queue.get()
+        if message is None:
+            raise StopAsyncIteration
+        return message
+
+
+async def until(check, *, what: str, patience: float = 60.0):
+    """Poll `check` on the asyncio loop until true; the bound only turns a hang into a
+    failure (real processes and a real broker answer in their own time)."""
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + patience
+    while not (value := check()):
+        if loop.time() > give_up:
+            raise AssertionError(f"gave up waiting for {what}")
+        await asyncio.sleep(0.02)
+    return value
+
+
+def decoded(payloads: list[bytes]) -> list:
+    return [json.loads(p) if p else None for p in payloads]
