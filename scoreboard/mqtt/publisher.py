@@ -80,6 +80,8 @@ class Publisher:
         self.client = client or make_client(self.m)
         self.results = Results(self.table, state_dir, data_dir=data_dir)
         self.connected = False
+        self.stopping = False
+        self.table_up = False  # the table's socket is connected and has said its state
         self.state: dict | None = None  # the table's last snapshot
         self.faults: dict | None = None  # its faults payload
         self.assign: dict | None = None  # the club's assignment not yet taken by the table
@@ -110,6 +112,7 @@ class Publisher:
 
     def stop(self) -> None:
         """Say offline (retained) and leave; the Last Will says it when we cannot."""
+        self.stopping = True
         if self.connected:
             message = self.client.publish(
                 self.topic(topics.AVAILABILITY), topics.OFFLINE, qos=1, retain=True
@@ -133,7 +136,13 @@ class Publisher:
     def take(self, message: dict) -> None:
         kind = message.get("type")
         if kind == "state":
+            if not self.table_up:
+                self.table_up = True
+                self._say_availability()
             self._take_state(message.get("state") or {}, message.get("faults") or [])
+        elif kind == "link" and not message.get("connected") and self.table_up:
+            self.table_up = False  # the table process stopped or died: the club sees it
+            self._say_availability()
         elif kind == "event" and self.connected:
             payload = {"n": message.get("n"), "line": message.get("line")}
             self._publish(self.topic(topics.EVENT), payload, retain=False)
@@ -167,7 +176,7 @@ class Publisher:
         self.connected = True
         LOGGER.info("mqtt: connected to %s:%s", self.m.host, self.m.port)
         self.client.subscribe([(self.topic(topics.ASSIGN), 1), (discovery.STATUS, 1)])
-        self._publish(self.topic(topics.AVAILABILITY), topics.ONLINE, raw=True)
+        self._say_availability()
         self._publish(self.topic(topics.INFO), self.info)
         self._publish_discovery()
         if self.state is not None:
@@ -179,7 +188,7 @@ class Publisher:
         self._send_results(scan_archive=True)
 
     def _on_disconnect(self, reason_code) -> None:
-        if self.connected:
+        if self.connected and not self.stopping:
             LOGGER.warning("mqtt: lost the broker (%s); trying again", reason_code)
         self.connected = False
 
@@ -215,6 +224,13 @@ class Publisher:
         self._forward_assign()
 
     # -- what goes out ------------------------------------------------------------------------
+    def _say_availability(self) -> None:
+        """Online while the table plays and the broker hears us; the Last Will says offline
+        when this process or its network dies, this when the table process does."""
+        if self.connected:
+            say = topics.ONLINE if self.table_up else topics.OFFLINE
+            self._publish(self.topic(topics.AVAILABILITY), say, raw=True)
+
     def _publish(self, topic: str, payload, *, retain=True, qos=1, raw=False):
         data = payload if raw else topics.encode(payload)
         self.published += 1
@@ -269,3 +285,31 @@ class Publisher:
         self.reply = {"id": assign["id"], "ok": ok, "message": message, "at": topics.now_iso()}
         if self.connected:
             self._publish(self.topic(topics.ASSIGNED), self.reply)
+
+
+def bridge_sender(table) -> SendCommand:
+    """`send_command` over the table's socket (scoreboard/bridge/client.py's TableClient): a
+    command that cannot reach the table raises ConnectionError, to be tried again later."""
+
+    async def send(cmd: str, **args) -> tuple[bool, str]:
+        if not table.connected:
+            raise ConnectionError("the table is not connected")
+        reply = await table.command(cmd, **args)
+        if not reply.get("ok") and not table.connected:
+            raise ConnectionError(reply.get("message") or "the table went away")
+        return bool(reply.get("ok")), str(reply.get("message") or "")
+
+    return send
+
+
+async def serve(config: Config, table, *, state_dir, data_dir=None) -> None:
+    """Publish the table behind `table` (a started TableClient) until cancelled: the network
+    process runs this beside its web server when [mqtt] enabled."""
+    publisher = Publisher(
+        config, state_dir=state_dir, data_dir=data_dir, send_command=bridge_sender(table)
+    )
+    publisher.start()
+    try:
+        await publisher.follow(table.messages())
+    finally:
+        publisher.stop()

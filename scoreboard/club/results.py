@@ -1,0 +1,81 @@
+"""The finished matches the tables sent, each kept once, on disk, by day.
+
+A result arrives as the retained ``fp/v1/<table>/result/<match_id>``: again on every
+reconnection of the club, and again if a table sent it twice (QoS 1 is at least once). The
+book keys it by (table, match id): the same one again is nothing new, a changed one (UNDO at
+the table after the end, then another end) replaces it. Each day's book is a file of JSON lines
+(``<data_dir>/results-YYYY-MM-DD.jsonl``, the day the match ended, in the club's time zone),
+appended and fsynced, so a restart of the club keeps the day's results even if the broker
+has lost its retained messages.
+"""
+
+import csv
+import io
+import json
+import os
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+from scoreboard.commands.history import COLUMNS, flat
+from scoreboard.mqtt.results import digest
+
+CSV_COLUMNS = ["table", "match_id", *COLUMNS[1:-1]]  # no archive number or archived flag
+
+
+def day_of(result: dict) -> date:
+    """The day a match ended in the club's local time (today if it says nothing)."""
+    try:
+        ended = datetime.strptime(result.get("ended") or "", "%Y-%m-%dT%H:%M:%SZ")
+        return ended.replace(tzinfo=UTC).astimezone().date()
+    except ValueError:
+        return datetime.now().date()
+
+
+class ResultBook:
+    def __init__(self, data_dir):
+        self.folder = Path(data_dir)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.by_key: dict[tuple[str, str], dict] = {}
+        self._digests: dict[tuple[str, str], str] = {}
+        for path in sorted(self.folder.glob("results-*.jsonl")):
+            self._read(path)
+
+    def _read(self, path: Path) -> None:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            try:
+                result = json.loads(line)
+                key = (result["table"], result["match_id"])
+            except (ValueError, KeyError, TypeError):
+                continue  # a line torn by a power cut: the broker sends it again
+            self.by_key[key] = result
+            self._digests[key] = digest(result)
+
+    def add(self, result: dict) -> bool:
+        """Keep `result`; False when it is one the book holds already, as it is."""
+        key = (result["table"], result["match_id"])
+        value = digest(result)
+        if self._digests.get(key) == value:
+            return False
+        path = self.folder / f"results-{day_of(result).isoformat()}.jsonl"
+        line = json.dumps(result, ensure_ascii=False, separators=(",", ":")) + "\n"
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(line)
+            f.flush()
+            os.fsync(f.fileno())
+        self.by_key[key] = result
+        self._digests[key] = value
+        return True
+
+    def day(self, day: date) -> list[dict]:
+        """The results of matches that ended on `day`, in the order they ended."""
+        found = [r for r in self.by_key.values() if day_of(r) == day]
+        return sorted(found, key=lambda r: (r.get("ended") or "", r["table"]))
+
+    def csv(self, day: date) -> str:
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, extrasaction="ignore")
+        writer.writeheader()
+        for result in self.day(day):
+            row = flat({"number": None, **result})
+            writer.writerow({**row, "table": result["table"], "match_id": result["match_id"]})
+        return out.getvalue()

@@ -1,0 +1,229 @@
+"""The club's web server (aiohttp): the hall TV's page, a table's overlay, the staff's setup of
+a table's next match and a day's results; live by Server-Sent Events (docs/API.md "Club")."""
+
+import asyncio
+import base64
+import hmac
+import json
+import logging
+import time
+import unicodedata
+from datetime import date, datetime
+from pathlib import Path
+
+from aiohttp import web
+
+from scoreboard.club.hall import Hall
+from scoreboard.club.results import ResultBook
+from scoreboard.mqtt import topics
+
+LOGGER = logging.getLogger("scoreboard.club")
+STATIC = Path(__file__).with_name("static")
+HEARTBEAT = 2.0  # seconds between SSE heartbeats: a page says "connection lost" after 5 s
+CLIENT_QUEUE = 512  # updates a page may fall behind by before it is dropped (it reconnects)
+
+
+class Club:
+    """The hall, the result book and the pages that follow them."""
+
+    def __init__(self, *, book: ResultBook, client=None, staff_password: str = "", clock=time.time):
+        self.hall = Hall()
+        self.book = book
+        self.client = client  # ClubClient, for assign; None in tests that only read
+        self.staff_password = staff_password
+        self.clock = clock
+        self.linked = False
+        self.pages: set[asyncio.Queue] = set()
+        self.dropped = 0
+
+    # -- from the broker (the asyncio loop) ---------------------------------------------------
+    def take(self, topic: str, payload: bytes) -> None:
+        table, result = self.hall.take(topic, payload, now=self.clock())
+        if result is not None:
+            try:
+                if self.book.add(result):
+                    self._send({"type": "result", "result": result})
+            except OSError as exc:
+                LOGGER.warning("club: cannot keep result %s: %s", result.get("match_id"), exc)
+        if table is not None:
+            self._send({"type": "table", "table": self.hall.tables[table].view()}, table=table)
+
+    def link(self, up: bool) -> None:
+        self.linked = up
+        self._send({"type": "broker", "connected": up})
+
+    def _send(self, message: dict, *, table: str | None = None) -> None:
+        data = _sse(message)
+        for queue in list(self.pages):
+            try:
+                queue.put_nowait((table, data))
+            except asyncio.QueueFull:  # a page that does not read: dropped, it reconnects
+                self.dropped += 1
+                self.pages.discard(queue)
+                while not queue.empty():
+                    queue.get_nowait()
+                queue.put_nowait(None)
+
+    def hello(self) -> dict:
+        return {
+            "type": "hall",
+            "tables": self.hall.views(),
+            "broker": self.linked,
+            "now": self.clock(),
+        }
+
+    # -- the web ------------------------------------------------------------------------------
+    def app(self) -> web.Application:
+        app = web.Application(middlewares=[_no_cache])
+        app.add_routes(
+            [
+                web.get("/", self.page("hall.html")),
+                web.get("/table/{table}/overlay", self.page("overlay.html")),
+                web.get("/setup/{table}", self.page("setup.html")),
+                web.get("/api/tables", self.tables),
+                web.get("/api/events", self.events),
+                web.post("/api/tables/{table}/assign", self.assign),
+                web.delete("/api/tables/{table}/assign", self.assign),
+                web.get("/results.csv", self.results_csv),
+                web.static("/static", STATIC),
+            ]
+        )
+        return app
+
+    def page(self, name: str):
+        async def handler(request: web.Request) -> web.Response:
+            table = request.match_info.get("table")
+            if table is not None and not topics.TABLE_ID.match(table):
+                raise web.HTTPNotFound(text="no such table")
+            return web.FileResponse(STATIC / name)
+
+        return handler
+
+    async def tables(self, request: web.Request) -> web.Response:
+        return web.json_response(self.hello())
+
+    async def events(self, request: web.Request) -> web.StreamResponse:
+        """The hall on connect, then each table's change; a heartbeat every 2 s."""
+        only = request.query.get("table")
+        response = web.StreamResponse(
+            headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}
+        )
+        await response.prepare(request)
+        queue: asyncio.Queue = asyncio.Queue(CLIENT_QUEUE)
+        self.pages.add(queue)
+        try:
+            await response.write(_sse(self.hello()))
+            while True:
+                try:
+                    item = await asyncio.wait_for(queue.get(), HEARTBEAT)
+                except TimeoutError:
+                    beat = {"type": "heartbeat", "now": self.clock(), "broker": self.linked}
+                    item = (None, _sse(beat))
+                if item is None:
+                    break
+                table, data = item
+                if only is None or table in (None, only):
+                    await response.write(data)
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        finally:
+            self.pages.discard(queue)
+        return response
+
+    async def assign(self, request: web.Request) -> web.Response:
+        """The staff's next match for a table: `{"players": [A, B], "race": 3, "target": 8,
+        "breaker": "lag"}` as the table's retained `assign`; DELETE clears it."""
+        _check_staff(request, self.staff_password)
+        table = request.match_info["table"]
+        if not topics.TABLE_ID.match(table):
+            raise web.HTTPNotFound(text="no such table")
+        if self.client is None or not self.linked:
+            raise web.HTTPServiceUnavailable(text="the club is not connected to the broker")
+        if request.method == "DELETE":
+            self.client.assign(table, None)
+            return web.json_response({"ok": True})
+        try:
+            settings = assign_settings(await request.json())
+        except (ValueError, TypeError) as exc:
+            raise web.HTTPBadRequest(text=str(exc)) from None
+        return web.json_response({"ok": True, "assign": self.client.assign(table, settings)})
+
+    async def results_csv(self, request: web.Request) -> web.Response:
+        try:
+            day = date.fromisoformat(request.query.get("day") or datetime.now().date().isoformat())
+        except ValueError:
+            raise web.HTTPBadRequest(text="day must be YYYY-MM-DD") from None
+        return web.Response(
+            text=self.book.csv(day),
+            content_type="text/csv",
+            charset="utf-8",
+            headers={"Content-Disposition": f'attachment; filename="results-{day}.csv"'},
+        )
+
+
+def _sse(message: dict) -> bytes:
+    data = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    return f"data: {data}\n\n".encode()
+
+
+@web.middleware
+async def _no_cache(request, handler):
+    response = await handler(request)
+    if not isinstance(response, web.FileResponse) or request.path.startswith("/api"):
+        response.headers.setdefault("Cache-Control", "no-store")
+    return response
+
+
+def _check_staff(request: web.Request, password: str) -> None:
+    """Writes come from the club's own pages only (Origin is this host: no other site can
+    make a staff's browser write), and with the staff password where the club set one."""
+    origin = request.headers.get("Origin")
+    if origin is not None and origin.split("://", 1)[-1] != request.host:
+        raise web.HTTPForbidden(text="a page from another site cannot set up a match")
+    if not password:
+        return
+    given = request.headers.get("Authorization", "")
+    try:
+        scheme, encoded = given.split(" ", 1)
+        _, _, secret = base64.b64decode(encoded).decode().partition(":")
+    except (ValueError, UnicodeDecodeError):
+        scheme, secret = "", ""
+    if scheme.lower() != "basic" or not hmac.compare_digest(secret.encode(), password.encode()):
+        raise web.HTTPUnauthorized(
+            text="the staff password is needed",
+            headers={"WWW-Authenticate": 'Basic realm="club staff"'},
+        )
+
+
+def assign_settings(data) -> dict:
+    """The next match as the staff's form sends it, checked as the table would check it."""
+    if not isinstance(data, dict):
+        raise ValueError("send a JSON object")
+    players = data.get("players")
+    if not isinstance(players, list) or len(players) != 2:
+        raise ValueError("players: two names")
+    names = []
+    for name in players:
+        if not isinstance(name, str) or not 1 <= len(name.strip()) <= 20:
+            raise ValueError("players: each name 1 to 20 characters")
+        if any(unicodedata.category(c) == "Cc" for c in name) or "#" in name or "=" in name:
+            raise ValueError("players: no control characters, '#' or '='")
+        names.append(name.strip())
+    if names[0].casefold() == names[1].casefold():
+        raise ValueError("players: two different names")
+    settings = {"players": names}
+    for key, low, high in (("race", 1, 99), ("target", 1, 8)):
+        if key in data:
+            value = data[key]
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise ValueError(f"{key}: a whole number from {low} to {high}")
+            settings[key] = value
+    if "breaker" in data:
+        if data["breaker"] not in ("lag", "A", "B"):
+            raise ValueError("breaker: lag, A or B")
+        settings["breaker"] = data["breaker"]
+    if "lang" in data:
+        if data["lang"] not in ("uk", "ru", "en"):
+            raise ValueError("lang: uk, ru or en")
+        settings["lang"] = data["lang"]
+    return settings

@@ -1,0 +1,76 @@
+// The club's pages: one EventSource to /api/events; each message updates one table's card.
+"use strict";
+const PHASES = { lag: "lag for the break", break: "break", play: "play", foul: "foul: a choice",
+  "break-foul": "foul on the break", "frame-over": "frame over", "match-over": "match over" };
+const tables = new Map();
+let lastHeard = Date.now(), clubNow = 0, clubAt = Date.now(), brokerUp = true;
+
+function esc(text) {
+  return String(text ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+function ago(seconds) {
+  if (seconds == null) return "never";
+  const s = Math.max(0, Math.round(clubNow + (Date.now() - clubAt) / 1000 - seconds));
+  return s < 60 ? `${s} s ago` : s < 3600 ? `${Math.floor(s / 60)} min ago` : `${Math.floor(s / 3600)} h ago`;
+}
+function cardHtml(t) {
+  const p = t.players || { A: "—", B: "—" }, sc = t.score || { A: 0, B: 0 }, fr = t.frames || { A: 0, B: 0 };
+  const side = (k) => `<div class="row"><span class="name${t.striker === k ? " at" : ""}">${esc(p[k])}</span>` +
+    `<span><span class="frames">${fr[k]}</span><span class="score">${sc[k]}</span></span></div>`;
+  const next = t.assign && t.assign.players
+    ? `<div class="next">next: ${esc(t.assign.players[0])} v ${esc(t.assign.players[1])}` +
+      `${t.assign.answer ? (t.assign.answer.ok ? " (at the table)" : " (refused: " + esc(t.assign.answer.message) + ")") : " (sent)"}</div>` : "";
+  return `<div class="top"><span>${esc(t.name)}</span><span class="status">${esc(t.status)}</span></div>` +
+    side("A") + side("B") +
+    `<div class="foot"><span>${t.phase ? esc(PHASES[t.phase] || t.phase) : "no match"}` +
+    `${t.race ? " · race to " + t.race : ""}</span><span class="age" data-t="${t.received ?? ""}">${ago(t.received)}</span></div>` +
+    (t.faults && t.faults.length ? `<div class="faults">${t.faults.map(esc).join(", ")}</div>` : "") + next;
+}
+function renderCard(t) {
+  const hall = document.getElementById("hall");
+  if (!hall) return;
+  let card = document.getElementById("table-" + t.table);
+  if (!card) {
+    card = document.createElement("section");
+    card.id = "table-" + t.table;
+    const after = [...hall.children].find((c) => natural(c.id) > natural(card.id));
+    hall.insertBefore(card, after || null);
+  }
+  card.className = "card " + t.status;
+  card.innerHTML = cardHtml(t);
+}
+function natural(id) {
+  return id.replace(/\d+/g, (n) => n.padStart(6, "0"));
+}
+function setLink() {
+  const link = document.getElementById("link");
+  if (!link) return;
+  const lost = Date.now() - lastHeard > 5000;
+  link.textContent = lost ? "connection lost" : brokerUp ? "live" : "broker unreachable";
+  link.className = lost || !brokerUp ? "lost" : "";
+}
+function take(message) {
+  lastHeard = Date.now();
+  if (message.now) { clubNow = message.now; clubAt = Date.now(); }
+  if (message.type === "hall") {
+    brokerUp = message.broker;
+    for (const t of message.tables) { tables.set(t.table, t); renderCard(t); }
+  } else if (message.type === "table") {
+    tables.set(message.table.table, message.table); renderCard(message.table);
+  } else if (message.type === "broker" || message.type === "heartbeat") {
+    brokerUp = message.broker ?? message.connected;
+  }
+  setLink();
+  if (window.onTable) for (const t of tables.values()) window.onTable(t, message);
+  window.lastUpdate = { at: performance.now(), type: message.type };
+}
+function follow(only) {
+  const source = new EventSource("/api/events" + (only ? "?table=" + encodeURIComponent(only) : ""));
+  source.onmessage = (e) => take(JSON.parse(e.data));
+  setInterval(() => {
+    setLink();
+    for (const el of document.querySelectorAll(".age")) el.textContent = ago(el.dataset.t ? Number(el.dataset.t) : null);
+    const clock = document.getElementById("clock");
+    if (clock) clock.textContent = new Date().toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  }, 1000);
+}

@@ -1,0 +1,109 @@
+"""`scoreboard club`: the club's screen. Subscribes to every table on the club's MQTT broker and
+serves the hall TV's page, each table's overlay, the staff's setup of a table's next match and
+a day's results as CSV (docs/API.md "Club"). Runs on any Linux box, or on one of the Pis."""
+
+import asyncio
+import logging
+import signal
+from pathlib import Path
+
+from scoreboard.cli import UsageError
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "club",
+        help="the club's screen: every table on the MQTT broker, on one page",
+        description="Subscribe to every table on the club's MQTT broker and serve the hall "
+        "TV's page (/), each table's overlay (/table/ID/overlay), the staff's setup of a "
+        "table's next match (/setup/ID) and a day's results (/results.csv?day=YYYY-MM-DD).",
+    )
+    parser.add_argument("--broker", default="localhost", metavar="HOST", help="default localhost")
+    parser.add_argument("--broker-port", type=int, default=1883, metavar="PORT")
+    parser.add_argument("--username", default="", help="the club's user on the broker")
+    parser.add_argument("--password-file", metavar="PATH", help="its password, in a file")
+    parser.add_argument("--tls-ca", default="", metavar="PATH", help="TLS: the broker's CA file")
+    parser.add_argument(
+        "--keepalive", type=int, default=30, help="seconds between pings to the broker"
+    )
+    parser.add_argument("--listen", default="0.0.0.0", metavar="ADDRESS", help="default 0.0.0.0")
+    parser.add_argument("--port", type=int, default=8090, help="the web port (default 8090)")
+    parser.add_argument(
+        "--data-dir", default="club-data", metavar="DIR", help="where results are kept"
+    )
+    parser.add_argument(
+        "--staff-password-file",
+        metavar="PATH",
+        help="a password the staff give (user 'staff') to set up a match; without it, anyone "
+        "who can reach the page can",
+    )
+    parser.set_defaults(run=run)
+
+
+def _secret(path: str | None, what: str) -> str:
+    if not path:
+        return ""
+    try:
+        return Path(path).read_text(encoding="utf-8").strip()
+    except OSError as exc:
+        raise UsageError(f"cannot read the {what} file {path}: {exc.strerror}") from None
+
+
+def run(args) -> int:
+    from scoreboard.club.broker import BrokerSettings
+    from scoreboard.club.results import ResultBook
+
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    settings = BrokerSettings(
+        host=args.broker,
+        port=args.broker_port,
+        username=args.username,
+        password=_secret(args.password_file, "password"),
+        tls_ca=args.tls_ca,
+        keepalive=args.keepalive,
+    )
+    try:
+        book = ResultBook(args.data_dir)
+    except OSError as exc:
+        raise UsageError(f"cannot keep results in {args.data_dir}: {exc.strerror}") from None
+    staff = _secret(args.staff_password_file, "staff password")
+    if not staff:
+        logging.getLogger("scoreboard.club").warning(
+            "club: no --staff-password-file: anyone who reaches this page can set up a match"
+        )
+    asyncio.run(serve(settings, book, listen=args.listen, port=args.port, staff=staff))
+    return 0
+
+
+async def serve(settings, book, *, listen: str, port: int, staff: str = "") -> None:
+    """Run until SIGTERM or SIGINT."""
+    from aiohttp import web
+
+    from scoreboard.club.broker import ClubClient
+    from scoreboard.club.server import Club
+
+    club = Club(book=book, staff_password=staff)
+    client = ClubClient(settings, on_message=club.take, on_link=club.link)
+    club.client = client
+    client.start()
+    runner = web.AppRunner(club.app())
+    await runner.setup()
+    try:
+        await web.TCPSite(runner, listen, port).start()
+    except OSError as exc:
+        client.stop()
+        raise UsageError(f"cannot serve on {listen}:{port}: {exc.strerror}") from None
+    logging.getLogger("scoreboard.club").info(
+        "club: serving http://%s:%s/ from the broker at %s:%s",
+        listen,
+        port,
+        settings.host,
+        settings.port,
+    )
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    client.stop()
+    await runner.cleanup()
