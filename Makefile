@@ -8,7 +8,7 @@ SOURCES = $(wildcard scoreboard tests bench firmware tools hardware)
 # tests start and pytest's own collection; an environment that turns them off is not followed.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: sim test tmux chromium lint format bench gallery diagram schematic mutate clean system-test
+.PHONY: sim test tmux chromium mosquitto lint format bench gallery diagram schematic mutate clean system-test
 
 # `make sim` serves the web face too, on localhost only (its address is under the keys).
 # `make sim SIM_LANG=ru` starts the simulator in Russian (uk, ru or en; its l key changes it).
@@ -23,7 +23,7 @@ sim: $(STAMP)
 # (storage faults, the simulator, kill -9) overlap their waits; worksteal evens out the long ones.
 # Every test keeps to its own tmp_path, so any order and any split is safe.
 TEST_WORKERS ?= 3
-test: $(STAMP) tmux chromium
+test: $(STAMP) tmux chromium mosquitto
 	$(BIN)/ruff check $(SOURCES)
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal
 
@@ -85,6 +85,13 @@ chromium:
 	@command -v chromium >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
 	  && apt-get update -qq && apt-get install -y -qq chromium >/dev/null; } \
 	  || echo "chromium is missing and cannot be installed here: the browser tests will skip"
+
+# The MQTT tests start their own Mosquitto (a real broker, on a free loopback port): from apt
+# where it is missing (as root; elsewhere those tests skip and say why).
+mosquitto:
+	@command -v mosquitto >/dev/null || test -x /usr/sbin/mosquitto || { [ "$$(id -u)" = 0 ] \
+	  && command -v apt-get >/dev/null && apt-get update -qq && apt-get install -y -qq mosquitto >/dev/null; } \
+	  || echo "mosquitto is missing and cannot be installed here: the MQTT tests will skip"
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed, found " + sys.version.split()[0])'

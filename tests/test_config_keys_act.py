@@ -92,8 +92,13 @@ def example_keys():
     return keys
 
 
+# Sections whose keys act in another process, each tested key by key in its own file.
+ELSEWHERE = {"mqtt": "tests/test_mqtt_config.py"}
+
+
 def test_the_table_covers_every_documented_key():
-    assert sorted(set(example_keys())) == sorted(CHANGES)
+    here = [key for key in example_keys() if key.split(".")[0] not in ELSEWHERE]
+    assert sorted(set(here)) == sorted(CHANGES)
 
 
 def built(text: str, state_dir) -> dict:

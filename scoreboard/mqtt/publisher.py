@@ -52,6 +52,10 @@ def make_client(m: MqttConfig) -> paho.Client:
     return client
 
 
+def connect_args(m: MqttConfig) -> dict:
+    return {"host": m.host, "port": m.port, "keepalive": m.keepalive}
+
+
 def info_for(config: Config) -> dict:
     m = config.mqtt
     return topics.info_payload(
@@ -106,7 +110,7 @@ class Publisher:
         c.on_disconnect = lambda *a: self._post(self._on_disconnect, a[3])
         c.on_publish = lambda _c, _u, mid, *a: self._post(self._on_publish, mid)
         c.on_message = lambda _c, _u, msg: self._post(self._on_message, msg.topic, msg.payload)
-        c.connect_async(self.m.host, self.m.port, keepalive=self.m.keepalive)
+        c.connect_async(**connect_args(self.m))
         c.loop_start()
         LOGGER.info("mqtt: connecting to %s:%s as table %s", self.m.host, self.m.port, self.table)
 
