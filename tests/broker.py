@@ -27,6 +27,13 @@ def available() -> bool:
     return os.access(MOSQUITTO, os.X_OK)
 
 
+def sample_autosave() -> str:
+    """The persistence lines of the sample broker config (docs/mosquitto/scoreboard.conf)."""
+    sample = Path(__file__).parent.parent / "docs" / "mosquitto" / "scoreboard.conf"
+    lines = sample.read_text().splitlines()
+    return "".join(line + "\n" for line in lines if line.startswith("autosave"))
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -48,12 +55,17 @@ def wait_for(check, *, what: str, patience: float = PATIENCE):
 class Broker:
     """One Mosquitto process with its folder (config, database, password and ACL files)."""
 
-    def __init__(self, folder: Path, *, extra: str = "", anonymous: bool = True):
+    def __init__(
+        self, folder: Path, *, extra: str = "", anonymous: bool = True, autosave: str = ""
+    ):
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.port = free_port()
         self.extra = extra
         self.anonymous = anonymous
+        # Saved after every change by default: a test's kill finds what was acknowledged on
+        # disk. The bench uses the sample config's (docs/mosquitto/scoreboard.conf).
+        self.autosave = autosave or "autosave_interval 1\nautosave_on_changes true\n"
         self.process: subprocess.Popen | None = None
 
     @property
@@ -68,8 +80,7 @@ class Broker:
             f"user {user}\n"
             "persistence true\n"
             f"persistence_location {self.folder}/\n"
-            "autosave_interval 1\n"
-            "autosave_on_changes true\n"
+            f"{self.autosave}"
             "log_dest stderr\n"
             "log_type error\nlog_type warning\nlog_type notice\n" + self.extra
         )
