@@ -104,11 +104,22 @@ def test_each_result_is_kept_once_and_a_changed_one_replaces_it(tmp_path):
         ({"players": ["O", "T"], "race": 0}, "race"),
         ({"players": ["O", "T"], "target": 9}, "target"),
         ({"players": ["O", "T"], "breaker": "C"}, "breaker"),
+        ({"players": ["O", "T"], "options": {"jumped-ball": "maybe"}}, "options"),
+        ({"players": ["O", "T"], "options": {"colour": "red"}}, "options"),
     ],
 )
 def test_the_staffs_form_is_checked_as_the_table_would(form, reason):
     with pytest.raises(ValueError, match=reason):
         assign_settings(form)
+
+
+def test_a_good_form_is_the_setup_commands_settings():
+    form = {"players": [" Olena ", "Taras"], "race": 3, "options": {"jumped-ball": "spot"}}
+    assert assign_settings(form) == {
+        "players": ["Olena", "Taras"],
+        "race": 3,
+        "options": {"jumped-ball": "spot"},
+    }
 
 
 # -- the whole path ----------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from aiohttp import web
 from scoreboard.club.hall import Hall
 from scoreboard.club.results import ResultBook
 from scoreboard.mqtt import topics
+from scoreboard.setup_screen.settings import OPTIONS
 
 LOGGER = logging.getLogger("scoreboard.club")
 STATIC = Path(__file__).with_name("static")
@@ -222,6 +223,14 @@ def assign_settings(data) -> dict:
         if data["breaker"] not in ("lag", "A", "B"):
             raise ValueError("breaker: lag, A or B")
         settings["breaker"] = data["breaker"]
+    if "options" in data:
+        options = data["options"]
+        if not isinstance(options, dict) or any(
+            OPTIONS.get(k) is None or v not in OPTIONS[k] for k, v in options.items()
+        ):
+            choices = "; ".join(f"{k}: {', '.join(v)}" for k, v in OPTIONS.items())
+            raise ValueError(f"options: {choices}")
+        settings["options"] = dict(options)
     if "lang" in data:
         if data["lang"] not in ("uk", "ru", "en"):
             raise ValueError("lang: uk, ru or en")
