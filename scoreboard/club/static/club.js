@@ -2,6 +2,8 @@
 "use strict";
 const PHASES = { lag: "lag for the break", break: "break", play: "play", foul: "foul: a choice",
   "break-foul": "foul on the break", "frame-over": "frame over", "match-over": "match over" };
+const FAULTS = { "board-lost": "sensor board lost", "sensor-stuck": "a pocket sensor is stuck",
+  "sensor-silent": "a pocket sensor is silent", "not-saved": "not saved: the disk" };
 const tables = new Map();
 let lastHeard = Date.now(), clubNow = 0, clubAt = Date.now(), brokerUp = true;
 
@@ -24,7 +26,7 @@ function cardHtml(t) {
     side("A") + side("B") +
     `<div class="foot"><span>${t.phase ? esc(PHASES[t.phase] || t.phase) : "no match"}` +
     `${t.race ? " · race to " + t.race : ""}</span><span class="age" data-t="${t.received ?? ""}">${ago(t.received)}</span></div>` +
-    (t.faults && t.faults.length ? `<div class="faults">${t.faults.map(esc).join(", ")}</div>` : "") + next;
+    (t.faults && t.faults.length ? `<div class="faults">${t.faults.map((k) => esc(FAULTS[k] || k)).join(", ")}</div>` : "") + next;
 }
 function renderCard(t) {
   const hall = document.getElementById("hall");
@@ -73,4 +75,6 @@ function follow(only) {
     const clock = document.getElementById("clock");
     if (clock) clock.textContent = new Date().toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
   }, 1000);
+  const clock = document.getElementById("clock");
+  if (clock) clock.textContent = new Date().toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
 }

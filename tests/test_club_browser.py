@@ -1,0 +1,114 @@
+"""The club's page in a real browser (Playwright driving Debian's chromium, no browser
+download): several tables published through a real Mosquitto, `scoreboard club`'s server, the
+hall TV's page drawing each card and following a change live; the overlay is transparent.
+`UPDATE_GALLERY=1` also saves the page to docs/gallery/web/club.png (the README shows it)."""
+
+import asyncio
+import os
+from pathlib import Path
+
+import pytest
+from aiohttp import web
+from mqtt_table import match_lines, state_message, until
+
+from scoreboard import config as configuration
+from scoreboard.club.broker import BrokerSettings, ClubClient
+from scoreboard.club.results import ResultBook
+from scoreboard.club.server import Club
+from scoreboard.mqtt.publisher import Publisher
+
+playwright = pytest.importorskip("playwright.async_api")
+CHROMIUM = "/usr/bin/chromium"
+GALLERY = Path(__file__).parent.parent / "docs" / "gallery" / "web"
+STARTED = "2026-12-03T10:00:00Z"
+
+# (table, name, players, pots, faults): a few tables as a club's evening has them.
+TABLES = [
+    ("t1", "Table 1", ("Олена", "Тарас"), (3, 2, 0, 1), []),
+    ("t2", "Table 2", ("Андрій", "Марко"), (5,), []),
+    ("t3", "Table 3", ("Ірина", "Софія"), (3, 5), []),  # the match is over: idle
+    ("t4", "By the window", ("Богдан", "Павло"), (2,), [{"kind": "board-lost"}]),
+    ("t5", "Table 5", ("Oksana", "Yurii"), (1, 1), []),
+    ("t6", "Table 6", ("Dmytro", "Ivan"), (4,), []),
+]
+
+
+def lines_for(players, pots):
+    # A breaks; a striker who pots goes on, `pots=0` is a miss (FP-5.3).
+    a, b = players
+    return match_lines(STARTED, a, b, pots=pots)
+
+
+@pytest.fixture
+def chromium():
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.skip("Debian's chromium is not installed (apt install chromium)")
+    return CHROMIUM
+
+
+def test_the_hall_page_draws_every_table_and_follows_a_change(broker, tmp_path, chromium):
+    async def body():
+        book = ResultBook(tmp_path / "club")
+        club = Club(book=book)
+        client = ClubClient(
+            BrokerSettings(host="127.0.0.1", port=broker.port, keepalive=2),
+            on_message=club.take,
+            on_link=club.link,
+        )
+        club.client = client
+        client.start()
+        runner = web.AppRunner(club.app())
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        port = site._server.sockets[0].getsockname()[1]
+        publishers = []
+        for table, name, players, pots, faults in TABLES:
+            config = configuration.loads(
+                f'[mqtt]\nenabled = true\nhost = "127.0.0.1"\nport = {broker.port}\n'
+                f'table = "{table}"\nname = "{name}"\nkeepalive = 2\n'
+            )
+            (tmp_path / table).mkdir()
+            publisher = Publisher(config, state_dir=tmp_path / table)
+            publisher.start()
+            publisher.take(state_message(lines_for(players, pots), faults=faults))
+            publishers.append(publisher)
+        await until(lambda: len(club.hall.tables) == len(TABLES), what="every table")
+        await until(lambda: all(t.state for t in club.hall.tables.values()), what="states")
+        # Table 6's network side goes: the broker tells the club (a clean stop here).
+        publishers[-1].stop()
+        await until(lambda: club.hall.tables["t6"].online is False, what="t6 offline")
+        async with playwright.async_playwright() as p:
+            browser = await p.chromium.launch(executable_path=chromium)
+            page = await browser.new_page(viewport={"width": 1280, "height": 720})
+            await page.goto(f"http://127.0.0.1:{port}/")
+            await page.wait_for_function(
+                f"document.querySelectorAll('.card').length == {len(TABLES)}"
+            )
+            card = page.locator("#table-t1")
+            assert "Олена" in await card.inner_text()
+            assert await page.locator("#table-t3").get_attribute("class") == "card idle"
+            assert await page.locator("#table-t4").get_attribute("class") == "card fault"
+            assert await page.locator("#table-t6").get_attribute("class") == "card offline"
+            # Live: table 1's next shot is on the page without a reload.
+            scores = "[...document.querySelectorAll('#table-t1 .score')].map(e => e.textContent)"
+            assert await page.evaluate(scores) == ["5", "1"]
+            publishers[0].take(state_message(lines_for(TABLES[0][2], (3, 2, 0, 1, 2))))
+            await page.wait_for_function(f"{scores}.join(':') == '5:3'")
+            if os.environ.get("UPDATE_GALLERY"):
+                GALLERY.mkdir(parents=True, exist_ok=True)
+                await page.screenshot(path=str(GALLERY / "club.png"))
+            # The overlay: transparent but for its bar.
+            overlay = await browser.new_page()
+            await overlay.goto(f"http://127.0.0.1:{port}/table/t2/overlay")
+            await overlay.wait_for_selector("#bar:not([hidden])")
+            background = await overlay.evaluate("getComputedStyle(document.body).backgroundColor")
+            assert background == "rgba(0, 0, 0, 0)"
+            assert "Андрій" in await overlay.locator("#bar").inner_text()
+            await browser.close()
+        for publisher in publishers[:-1]:
+            publisher.stop()
+        client.stop()
+        await runner.cleanup()
+
+    asyncio.run(body())
