@@ -45,7 +45,11 @@ def test_state_info_availability_and_discovery_are_retained(broker, tmp_path):
 
     publisher, feed, task = asyncio.run(body())
     try:
-        # A listener that comes later (the club's screen after a restart) gets it all retained.
+        first = Listener(broker, "fp/v1/t1/state", "fp/v1/t1/faults")  # the last ones sent:
+        _wait(lambda: len({m[0] for m in first.messages}) == 2, first)  # once the broker has them
+        first.close()
+        # ... a listener that comes later (the club's screen after a restart) gets it all,
+        # retained (what it were sent live would not be marked so).
         late = Listener(broker, "fp/v1/#", "homeassistant/#")
         t = "fp/v1/t1/"
         got = late.messages
