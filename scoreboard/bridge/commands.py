@@ -11,7 +11,6 @@ from scoreboard.display.i18n import translator
 from scoreboard.display.screens.faults import HINTS
 from scoreboard.display.words import Timings, Words
 from scoreboard.inputs.events import ButtonPress
-from scoreboard.setup_screen.command import from_payload
 
 COMMANDS: dict[str, Callable] = {}
 FAILED_HINTS = {"nothing-to-undo", "refused"}
@@ -57,17 +56,3 @@ def undo(app, args: dict) -> tuple[bool, str]:
     app.handle(press)
     key = app.hint[0] if isinstance(app.hint, tuple) else app.hint
     return key not in FAILED_HINTS, hint_text(app, app.hint) or "done"
-
-
-@command("setup")
-def setup(app, args: dict) -> tuple[bool, str]:
-    """The next match's settings from the phone or the club (docs/ARCHITECTURE.md "Next-match
-    settings"): the app's SetupNext, on the loop's thread; `source` ("phone", "club") names
-    the sender in the log. The answer says where they went (this match, next match ...)."""
-    args = dict(args)
-    source = str(args.pop("source", "net"))[:20]
-    answer: list[tuple[bool, str]] = []
-    app.handle(
-        from_payload(args, reply=lambda ok, message: answer.append((ok, message)), source=source)
-    )
-    return answer[0] if answer else (False, "the table did not answer")
