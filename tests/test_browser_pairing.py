@@ -5,6 +5,8 @@ page; a wrong code; a page of another origin. docs/threat-model.md names these."
 
 import asyncio
 import contextlib
+import os
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -19,6 +21,15 @@ from tests.browser import chromium
 
 pytestmark = pytest.mark.asyncio
 WAIT = PATIENCE * 1000  # Playwright's timeouts, in ms: only how long a broken test takes
+GALLERY = Path(__file__).parent.parent / "docs" / "gallery" / "web"
+PHONE = {"width": 360, "height": 640}
+
+
+async def shoot(page, name: str) -> None:
+    """`SCOREBOARD_GALLERY=1`: the page as a phone shows it, for docs/gallery/web/."""
+    if os.environ.get("SCOREBOARD_GALLERY"):
+        GALLERY.mkdir(parents=True, exist_ok=True)
+        await page.screenshot(path=GALLERY / name)
 
 
 @pytest.fixture
@@ -62,13 +73,15 @@ async def code_on_the_oled(a) -> str:
 async def test_pairing_by_code_in_the_browser(a, tmp_path, aiohttp_server):
     async with served(a, aiohttp_server, tmp_path) as url, chromium() as browser:
         code = await code_on_the_oled(a)
-        page = await browser.new_page()
+        page = await browser.new_page(viewport=PHONE)
         await page.goto(f"{url}/pair#code={code}")  # the QR code's page, the code filled in
         assert await page.input_value("#code") == code
         await page.fill("#name", "Olena's phone")
+        await shoot(page, "pair.png")
         await page.click("#pair-button")
         await page.wait_for_selector("#paired:not([hidden])", timeout=WAIT)
         assert await page.inner_text("#me") == "Olena's phone"
+        assert await page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         assert a.app.phone.code is None  # the table closed the code
         # The session cookie is HttpOnly: the page's own script cannot read it.
         assert security.SESSION_COOKIE not in await page.evaluate("document.cookie")
@@ -77,6 +90,7 @@ async def test_pairing_by_code_in_the_browser(a, tmp_path, aiohttp_server):
         locator = page.locator("#message")
         await locator.filter(has_text="waiting for OK at the table").wait_for(timeout=WAIT)
         assert a.app.match.snapshot()["phase"] == "break"
+        await shoot(page, "pair-paired.png")
         press(a, a.config.pins.player_b)  # OK
         assert a.app.match.snapshot()["phase"] == "lag"
 

@@ -403,3 +403,24 @@ def test_every_route_is_a_line_of_docs_api(tmp_path):
             continue
         path = route.resource.canonical
         assert any(line.startswith(f"{route.method} {path} ") for line in lines), path
+
+
+@run
+async def test_the_pairing_page_speaks_the_displays_language(net, client):
+    text = await (await client.get("/pair")).text()
+    assert '<html lang="uk">' in text and "Під&#x27;єднати" in text  # the config's, no table yet
+    net.table.state = {"type": "state", "lang": "ru"}  # the table says its screens' language
+    text = await (await client.get("/pair")).text()
+    assert '<html lang="ru">' in text and "Подключить" in text and "$w_" not in text
+
+
+@pytest.mark.parametrize("lang", ["uk", "ru", "en"])
+def test_every_word_of_the_pairing_page_is_translated(lang):
+    from scoreboard.display.catalogs import parse_po
+    from scoreboard.net.pair_page import PAIR_WORDS
+
+    po = (
+        Path(__file__).parents[1] / "scoreboard/display/locale" / lang / "LC_MESSAGES/scoreboard.po"
+    )
+    catalog = parse_po(po.read_text(encoding="utf-8"))
+    assert sorted(set(PAIR_WORDS.values()) - set(catalog)) == []

@@ -57,7 +57,7 @@ def make_app(
     app.router.add_static("/static", STATIC, append_version=False)
     app.cleanup_ctx.append(_follow_table)
     app.on_shutdown.append(_end_streams)
-    writes.attach(app, app[TABLE], state_dir, port=port, names=names)
+    writes.attach(app, app[TABLE], state_dir, port=port, names=names, lang=lang)
     return app
 
 

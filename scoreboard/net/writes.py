@@ -17,6 +17,7 @@ from typing import Protocol
 from aiohttp import web
 
 from scoreboard.net import security
+from scoreboard.net.pair_page import pair_page
 from scoreboard.net.pairing import CODE_LIFETIME, Pairing, PairingRefused
 from scoreboard.net.phones import Phone, Phones
 
@@ -45,12 +46,15 @@ class TableUnreachable(Exception):
     """The table's socket is not there or did not answer."""
 
 
-def attach(app: web.Application, table, state_dir, *, port: int, names=()) -> "Writes":
+def attach(
+    app: web.Application, table, state_dir, *, port: int, names=(), lang: str = "uk"
+) -> "Writes":
     """Pairing and the writes on ``app`` (before it starts): the checks of security.py on
     every ``/api/`` request, the routes, and a task that answers the table's
     ``{"type": "pairing-asked"}`` (FOUL held) with a code. ``table``: the bridge's
     TableClient."""
-    writes = Writes(Phones(state_dir), Pairing(), table, url=f"http://{own_address()}:{port}")
+    url = f"http://{own_address()}:{port}"
+    writes = Writes(Phones(state_dir), Pairing(), table, url=url, default_lang=lang)
     app.middlewares.append(security.guard(names))
     writes.add_routes(app)
 
@@ -82,6 +86,12 @@ class Writes:
     pairing: Pairing
     table: Table
     url: str = ""  # the table's address for phones, shown as a QR code with the code
+    default_lang: str = "uk"  # the config's display language, until the table says its own
+
+    def lang(self) -> str:
+        """The displays' language now (the table's state says it), else the config's."""
+        state = getattr(self.table, "state", None)
+        return state.get("lang", self.default_lang) if state else self.default_lang
 
     # -- the table asks ----------------------------------------------------------------------
     async def listen(self, messages) -> None:
@@ -115,7 +125,10 @@ class Writes:
 
     async def page(self, request: web.Request) -> web.Response:
         name = PAGES[request.path]
-        text = (resources.files(__package__) / "pages" / name).read_text(encoding="utf-8")
+        if name == "pair.html":
+            text = pair_page(self.lang())
+        else:
+            text = (resources.files(__package__) / "pages" / name).read_text(encoding="utf-8")
         kind = TYPES[name[name.rindex(".") :]]
         return web.Response(text=text, content_type=kind, headers=PAGE_HEADERS)
 

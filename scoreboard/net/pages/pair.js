@@ -5,6 +5,11 @@ let csrf = "";
 const $ = (id) => document.getElementById(id);
 
 function say(text) { $("message").textContent = text; }
+// The page's words in the display's language (pair_page.py puts them on #message).
+function word(name) { return $("message").dataset[name] || ""; }
+// What a refused pairing means, by its status.
+const REFUSED = { 400: "malformed", 401: "wrong", 429: "locked" };
+const WAITING = "waiting for OK at the table";  // the table's reply (scoreboard/phone/)
 
 async function post(path, body) {
   const response = await fetch(path, {
@@ -37,7 +42,7 @@ async function load() {
     item.textContent = `${phone.name} (${phone.id}) `;
     const revoke = document.createElement("button");
     revoke.type = "button";
-    revoke.textContent = phone.id === session.phone.id ? "Unpair me" : "Unpair";
+    revoke.textContent = word(phone.id === session.phone.id ? "unpairMe" : "unpair");
     revoke.addEventListener("click", async () => {
       const { answer } = await post("/api/phones/revoke", { id: phone.id });
       say(answer.message || "");
@@ -53,16 +58,17 @@ $("pair").addEventListener("submit", async (event) => {
   const { status, answer } = await post("/api/pair", { code: $("code").value, name: $("name").value });
   if (status === 200) {
     history.replaceState(null, "", "/pair");
-    say("Paired.");
+    say(word("done"));
     await load();
   } else {
-    say(answer.message || `refused (${status})`);
+    say(word(REFUSED[status]) || answer.message || `${status}`);
   }
 });
 
 $("undo").addEventListener("click", async () => {
-  const { answer } = await post("/api/undo");
-  say(answer.message || "");
+  const { status, answer } = await post("/api/undo");
+  if (status === 503) say(word("noTable"));
+  else say(answer.message === WAITING ? word("waiting") : answer.message || "");
 });
 
-load().catch((error) => say(`The table does not answer: ${error}`));
+load().catch(() => say(word("noTable")));

@@ -1,0 +1,43 @@
+"""The pairing page (`/pair`, issue 12) in the display's language: its words come from the
+display's gettext catalogs (scoreboard/display/locale/), as the other pages' do (view.py);
+the page's script says what a refusal means from its status, in those words too."""
+
+import html
+from importlib import resources
+from string import Template
+
+from scoreboard.net.view import words
+
+# The page's words, by the name the page uses ($w_<name>).
+PAIR_WORDS = {
+    "title": "Pair this phone",
+    "heading": "This table and your phone",
+    "how": "Hold FOUL at the table until it shows a code, then type it here.",
+    "code": "Code",
+    "name": "This phone's name",
+    "button": "Pair",
+    "as": "Paired as",
+    "undo": "Undo the last step",
+    "ok_note": "The table asks for OK (A or B) before a change to a match in play.",
+    "phones": "Paired phones",
+    "unpair": "Unpair",
+    "unpair_me": "Unpair me",
+    "done": "Paired.",
+    "wrong": "Wrong or expired code: hold FOUL at the table for a new one.",
+    "locked": "Too many wrong codes: try again in a minute.",
+    "malformed": "The code is six digits.",
+    "waiting": "Waiting for OK at the table (A or B).",
+    "no_table": "The table does not answer.",
+}
+
+
+def pair_words(lang: str) -> dict[str, str]:
+    t = words(lang)
+    return {key: t.gettext(text) for key, text in PAIR_WORDS.items()}
+
+
+def pair_page(lang: str) -> str:
+    """The page's HTML in ``lang`` (an unknown language: the display's first)."""
+    text = (resources.files(__package__) / "pages" / "pair.html").read_text(encoding="utf-8")
+    fields = {f"w_{key}": html.escape(value) for key, value in pair_words(lang).items()}
+    return Template(text).substitute(lang=html.escape(lang), **fields)
