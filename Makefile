@@ -11,13 +11,15 @@ unexport PYTHONDONTWRITEBYTECODE
 .PHONY: sim test tmux chromium mosquitto lint format bench gallery diagram schematic mutate clean system-test
 
 # `make sim` serves the web face too, on localhost only (its address is under the keys).
+# `make sim SIM_MQTT=localhost` publishes the simulated table to that MQTT broker as well
+# (HOST or HOST:PORT); `SIM_CONFIG=path.toml` runs on a config of your own ([mqtt] there too).
 # `make sim SIM_LANG=ru` starts the simulator in Russian (uk, ru or en; its l key changes it).
 # LANG is the locale, so the variable is SIM_LANG; `make sim LANG=ru` works too, and that LANG
 # (no locale) is then kept out of the simulator's environment.
 LANG_GIVEN := $(if $(filter command line,$(origin LANG)),$(filter uk ru en,$(LANG)))
 SIM_LANG ?= $(if $(LANG_GIVEN),$(LANG))
 sim: $(STAMP)
-	$(if $(LANG_GIVEN),env -u LANG )$(BIN)/scoreboard sim --web$(if $(SIM_LANG), --lang $(SIM_LANG))
+	$(if $(LANG_GIVEN),env -u LANG )$(BIN)/scoreboard sim --web$(if $(SIM_LANG), --lang $(SIM_LANG))$(if $(SIM_MQTT), --mqtt $(SIM_MQTT))$(if $(SIM_CONFIG), --config $(SIM_CONFIG))
 
 # The suite in TEST_WORKERS processes (pytest-xdist): the tests that wait on a real process
 # (storage faults, the simulator, kill -9) overlap their waits; worksteal evens out the long ones.

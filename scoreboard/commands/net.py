@@ -26,6 +26,11 @@ def register(subparsers) -> None:
     add_state_dir(parser)
     parser.add_argument("--host", help="the address to listen on (default: every interface)")
     parser.add_argument("--port", type=int, help="the port (default: the config's [web] port)")
+    parser.add_argument(
+        "--mqtt",
+        metavar="HOST[:PORT]",
+        help="publish the table to this MQTT broker ([mqtt] enabled, the rest as configured)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -50,12 +55,28 @@ def run(args) -> int:
         config = load_config(args.config)
     except configuration.ConfigError as exc:
         raise UsageError(str(exc)) from None
+    if args.mqtt:
+        from scoreboard.mqtt.publisher import broker_option
+
+        try:
+            config = broker_option(args.mqtt, config)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
     where = state_dir(args)
     host, port = address(config, host=args.host)
     port = args.port or port
     shown = host if host and ":" not in host else f"[{host}]" if host else "<this machine>"
     print(f"scoreboard net: http://{shown}:{port}/ (the table in {where})", flush=True)
     app = make_app(where, lang=config.display.language, port=port)
+    if config.mqtt.enabled:  # the tables together (scoreboard/mqtt/): beside the web face
+        from scoreboard.mqtt.publisher import attach
+        from scoreboard.net.server import TABLE
+
+        attach(app, config, state_dir=where, table=app[TABLE])
+        print(
+            f"scoreboard net: table {config.mqtt.table} to MQTT {config.mqtt.host}:{config.mqtt.port}",
+            flush=True,
+        )
     try:
         web.run_app(app, host=host, port=port, print=None, shutdown_timeout=2)
     except OSError as exc:

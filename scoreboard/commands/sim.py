@@ -56,6 +56,11 @@ def register(subparsers) -> None:
     parser.add_argument(
         "--web-port", type=int, metavar="PORT", help="its port (default: the config's [web] port)"
     )
+    parser.add_argument(
+        "--mqtt",
+        metavar="HOST[:PORT]",
+        help="with --web: publish the table to this MQTT broker too (or set [mqtt] in --config)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -76,9 +81,24 @@ def run(args) -> int:
         raise UsageError(str(exc)) from None
     if args.lang:
         config = replace(config, display=replace(config.display, language=args.lang))
+    net_args = ["--config", args.config] if args.config else []
+    if args.mqtt:
+        from scoreboard.mqtt.publisher import broker_option
+
+        try:
+            config = broker_option(args.mqtt, config)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        net_args += ["--mqtt", args.mqtt]
     try:
         web_port = (args.web_port or config.web.port) if args.web else None
-        return run_sim(config, state_dir=args.state_dir, emulates=args.display, web_port=web_port)
+        return run_sim(
+            config,
+            state_dir=args.state_dir,
+            emulates=args.display,
+            web_port=web_port,
+            net_args=net_args,
+        )
     except JournalError as exc:
         raise UsageError(
             f"{exc}: another `scoreboard sim` (or `scoreboard run`) is playing the match kept "

@@ -11,6 +11,7 @@ only on the broker's PUBACK (results.py); `event` goes out only while connected.
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import ssl
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -317,3 +318,30 @@ async def serve(config: Config, table, *, state_dir, data_dir=None) -> None:
         await publisher.follow(table.messages())
     finally:
         publisher.stop()
+
+
+def attach(app, config: Config, *, state_dir, table) -> None:
+    """Publish from `scoreboard net`'s aiohttp `app` while it runs: the table behind the
+    TableClient the web face follows (started by the app; messages() is a subscription)."""
+
+    async def publishing(_app):
+        task = asyncio.get_running_loop().create_task(serve(config, table, state_dir=state_dir))
+        yield
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+    app.cleanup_ctx.append(publishing)
+
+
+def broker_option(text: str, config: Config) -> Config:
+    """`--mqtt HOST[:PORT]` (sim, net): [mqtt] on towards that broker, the rest as configured."""
+    host, _, port = text.rpartition(":") if ":" in text else (text, "", "")
+    try:
+        port_number = int(port) if port else config.mqtt.port
+    except ValueError:
+        raise ValueError(f"--mqtt {text}: the port must be a number") from None
+    if not host or not 1 <= port_number <= 65535:
+        raise ValueError(f"--mqtt {text}: give HOST or HOST:PORT")
+    mqtt = dataclasses.replace(config.mqtt, enabled=True, host=host, port=port_number)
+    return dataclasses.replace(config, mqtt=mqtt)

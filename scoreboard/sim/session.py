@@ -104,10 +104,16 @@ def next_language(appliance: Appliance, _event=None) -> str:
 
 
 def run_sim(
-    config: Config, *, state_dir: str, emulates: str = "ssd1306", web_port: int | None = None
+    config: Config,
+    *,
+    state_dir: str,
+    emulates: str = "ssd1306",
+    web_port: int | None = None,
+    net_args: list[str] = (),
 ) -> int:
     """Runs until the quit key; raises JournalError when another process holds `state_dir`.
-    With `web_port`, the web face too: `scoreboard net` on localhost only, its own process."""
+    With `web_port`, the web face too: `scoreboard net` on localhost only, its own process
+    (given `net_args`: the config, the MQTT broker to publish to)."""
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     url = f"http://127.0.0.1:{web_port}/" if web_port else None
     if url:
@@ -139,7 +145,7 @@ def run_sim(
     )
     if url and not interactive:
         print(f"web: {url}", flush=True)
-    with _web(state_dir, web_port), _cbreak(interactive), _on_resize(appliance, terminal):
+    with _web(state_dir, web_port, net_args), _cbreak(interactive), _on_resize(appliance, terminal):
         board.start()
         reader.start()
         try:
@@ -174,14 +180,14 @@ def _read_keys(table: SimulatedTable, appliance: Appliance, interactive: bool) -
 
 
 @contextlib.contextmanager
-def _web(state_dir: str, port: int | None):
+def _web(state_dir: str, port: int | None, net_args=()):
     """`scoreboard net` for the simulated table, on localhost only, while the sim runs; what
     it says goes to <state_dir>/net.log."""
     if port is None:
         yield
         return
     command = [sys.executable, "-m", "scoreboard", "net", "--state-dir", str(state_dir)]
-    command += ["--host", "127.0.0.1", "--port", str(port)]
+    command += ["--host", "127.0.0.1", "--port", str(port), *net_args]
     with open(os.path.join(state_dir, "net.log"), "w") as log:
         net = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=log)
     try:
