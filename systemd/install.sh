@@ -128,15 +128,17 @@ add_admin() {
     fi
 }
 
-# Whether the config switches on the table's web face ([web] enabled = true): only then is
+# Whether the config switches on the table's network side ([web] enabled = true, or [mqtt]
+# enabled = true: the MQTT publisher runs in the same process): only then is
 # scoreboard-net.service installed and enabled.
 web_enabled() {
     "$PYTHON" - "$ROOT$CONFIG" <<'PY'
 import sys, tomllib
 try:
     with open(sys.argv[1], "rb") as f:
-        enabled = tomllib.load(f).get("web", {}).get("enabled") is True
-except (OSError, ValueError):
+        config = tomllib.load(f)
+    enabled = any(config.get(part, {}).get("enabled") is True for part in ("web", "mqtt"))
+except (OSError, ValueError, AttributeError):
     enabled = False  # no config yet (the example's is off), or one `config check` refuses
 sys.exit(0 if enabled else 1)
 PY
@@ -189,7 +191,7 @@ import sys, tomllib
 try:
     with open(sys.argv[1], "rb") as f:
         screens = tomllib.load(f).get("display", {}).get("screen", [])
-except (OSError, ValueError):
+except (OSError, ValueError, AttributeError):
     screens = []  # `scoreboard config check` says what is wrong with it
 spi = ("ssd1322", "max7219", "max7219-7seg")
 devices = [

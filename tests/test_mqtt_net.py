@@ -35,24 +35,27 @@ def pumped(broker, tmp_path):
     a.close()
 
 
-def start_net(tmp_path, *args):
+def start_net(tmp_path, *args, web=True):
     log = open(tmp_path / "net.log", "w")  # noqa: SIM115 (the child writes it)
     command = [sys.executable, "-m", "scoreboard", "net", "--state-dir", str(tmp_path)]
-    command += ["--host", "127.0.0.1", "--port", str(free_port()), *args]
+    command += ["--host", "127.0.0.1", "--port", str(free_port())] if web else []
+    command += list(args)
     return subprocess.Popen(command, stdout=log, stderr=log)
 
 
-def test_scoreboard_net_publishes_and_its_death_shows_offline(broker, tmp_path, pumped):
+@pytest.mark.parametrize("web", [True, False], ids=["beside-the-web-face", "mqtt-only"])
+def test_scoreboard_net_publishes_and_its_death_shows_offline(broker, tmp_path, pumped, web):
     config = tmp_path / "scoreboard.toml"
     config.write_text(
         f'[mqtt]\nenabled = true\nhost = "127.0.0.1"\nport = {broker.port}\ntable = "t1"\n'
         "keepalive = 1\n"
     )
     club = Listener(broker, "fp/v1/t1/#")
-    net = start_net(tmp_path, "--config", str(config))
+    net = start_net(tmp_path, "--config", str(config), web=web)
     try:
         wait_for(lambda: club.on("fp/v1/t1/state"), what=f"the state ({_log(tmp_path)})")
         wait_for(lambda: club.on("fp/v1/t1/availability")[-1:] == [b"online"], what="online")
+        assert ("http://" in _log(tmp_path)) == web  # [web] off: no web face served
         net.send_signal(signal.SIGKILL)
         net.wait()
         wait_for(lambda: club.on("fp/v1/t1/availability")[-1:] == [b"offline"], what="the Will")

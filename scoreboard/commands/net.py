@@ -65,6 +65,10 @@ def run(args) -> int:
     where = state_dir(args)
     host, port = address(config, host=args.host)
     port = args.port or port
+    if config.mqtt.enabled and not (config.web.enabled or args.port or args.host):
+        m = config.mqtt  # [mqtt] without [web]: no web face to serve
+        print(f"scoreboard net: table {m.table} to MQTT {m.host}:{m.port} only", flush=True)
+        return publish_only(config, where)
     shown = host if host and ":" not in host else f"[{host}]" if host else "<this machine>"
     print(f"scoreboard net: http://{shown}:{port}/ (the table in {where})", flush=True)
     app = make_app(where, lang=config.display.language, port=port)
@@ -81,4 +85,31 @@ def run(args) -> int:
         web.run_app(app, host=host, port=port, print=None, shutdown_timeout=2)
     except OSError as exc:
         raise UsageError(f"cannot listen on port {port}: {exc.strerror or exc}") from None
+    return 0
+
+
+def publish_only(config, where: str) -> int:
+    """The MQTT publisher alone, following the table's socket, until SIGTERM or SIGINT."""
+    import asyncio
+    import contextlib
+    import signal
+
+    from scoreboard.bridge import socket_path
+    from scoreboard.bridge.client import TableClient
+    from scoreboard.mqtt.publisher import serve
+
+    async def main() -> None:
+        table = TableClient(socket_path(where))
+        table.start()
+        task = asyncio.create_task(serve(config, table, state_dir=where))
+        stop = asyncio.Event()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            asyncio.get_running_loop().add_signal_handler(sig, stop.set)
+        await stop.wait()
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        await table.close()
+
+    asyncio.run(main())
     return 0
