@@ -126,6 +126,14 @@ def test_statistics_pages_match_golden(display, lang, page):
 
 
 @pytest.mark.parametrize("display", WORDED)
+def test_five_frames_without_time_marks_on_the_frames_page(display):
+    # 128 px: the last three; 256 px: all five in two columns; no marks in the log: "–"
+    check(
+        shown(display, "uk", SAMPLES["match-over"] | {"page": "frames"}), f"{display}-uk-frames-5"
+    )
+
+
+@pytest.mark.parametrize("display", WORDED)
 def test_the_shot_clock_bar_matches_golden(display):
     snap = with_shot_clock(SAMPLES["play"])  # 12 of 30 s left
     assert snap["shot_clock"] == {"left": 12, "limit": 30, "extension": True}

@@ -33,17 +33,22 @@ def draw(c, snap, t, page: str) -> int:
 
 
 def _frames(c, snap, t) -> None:
-    """The last three frames: number, score, time (the whole match on `scoreboard history`)."""
+    """The last frames, each with its number, score and time: three on a 128 px display,
+    six in two columns on a 256 px one (every frame is on `scoreboard history`)."""
     scores, times = snap["frame_scores"], snap.get("frame_times") or []
-    first = max(0, len(scores) - len(SHOWN_ROWS))
-    for y, number in zip(SHOWN_ROWS, range(first, len(scores)), strict=False):
+    columns = 2 if c.wide and len(scores) > len(SHOWN_ROWS) else 1
+    first = max(0, len(scores) - columns * len(SHOWN_ROWS))
+    width = c.width // columns
+    for i, number in enumerate(range(first, len(scores))):
+        x, y = (i // len(SHOWN_ROWS)) * width, SHOWN_ROWS[i % len(SHOWN_ROWS)]
         a, b = scores[number]
         seconds = times[number] if number < len(times) else None
-        c.text(2, y, f"{number + 1}.", fill=c.dim)
+        c.text(x + 2, y, f"{number + 1}.", fill=c.dim)
         score = f"{a}:{b}"
-        c.text((c.width - c.width_of(score, bold=True)) // 2, y, score, bold=True)
+        c.text(x + (width - c.width_of(score, bold=True)) // 2, y, score, bold=True)
         shown = clock_text(seconds)
-        c.text(c.width - 2 - c.width_of(shown), y, shown)
+        pad = 2 if x + width >= c.width else 8  # the left column keeps clear of the right
+        c.text(x + width - pad - c.width_of(shown), y, shown)
 
 
 def _figures(c, snap, t) -> None:
