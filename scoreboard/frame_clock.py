@@ -101,3 +101,10 @@ class FrameClock:
             times.append(round(end - start) if known else None)
         times += [None] * (frames - len(times))
         return times
+
+
+def clock_text(seconds: int) -> str:
+    """Seconds as a clock reads them: "7:05", "1:02:40"."""
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"

@@ -3,6 +3,7 @@ finished (or abandoned) match for the archive and `scoreboard history`."""
 
 from datetime import UTC, datetime
 
+from scoreboard.frame_clock import clock_text
 from scoreboard.match import Match
 from scoreboard.phase import Phase
 
@@ -51,6 +52,9 @@ def describe(s: dict) -> str:
         )
     elif s["frame_winner"]:
         lines.append(f"frame won by {names[s['frame_winner']]}")
+    if any(t is not None for t in s.get("frame_times", ())):  # the log's time marks
+        times = " ".join("?" if t is None else clock_text(t) for t in s["frame_times"])
+        lines.append(f"frame times: {times}")
     if setup := s.get("setup"):
         lines.append(describe_setup(setup))
     return "\n".join(lines)

@@ -180,3 +180,16 @@ def test_a_break_amended_with_one_more_ball_keeps_the_time_it_was_first_entered(
     # An UNDO of its own, then a break entered anew: the frame starts with the new one.
     log = f"target 2\nbreak A\n{at(0)}\nshot pots=1\nundo\n{at(30)}\nshot pots=1\n{at(45)}\nshot pots=1"
     assert times(log) == [15]
+
+
+def test_replay_and_status_say_the_frame_times_in_words(tmp_path, capsys):
+    from scoreboard.cli import main
+
+    log = tmp_path / "match.log"
+    log.write_text(
+        f"race 2\nbreak A\n{at(0)}\nshot pots=8\nnext\nshot pots=8\n"
+        f"next\n{at(1000)}\nshot\n{at(4725)}\nshot pots=8\n",
+        encoding="utf-8",
+    )
+    assert main(["replay", str(log)]) == 0
+    assert "frame times: 0:00 ? 1:02:05" in capsys.readouterr().out.splitlines()

@@ -5,17 +5,14 @@ player's figure is on his side, above his name and button; FOUL turns the page."
 from scoreboard.display.canvas import ROWS
 from scoreboard.display.screens.parts import KINDS, buttons, frames_text
 from scoreboard.stats_pages import PAGES as PAGE_ORDER
+from scoreboard.frame_clock import clock_text
 
 SHOWN_ROWS = (ROWS[1], ROWS[2], ROWS[3])  # three rows between the title and the names
 
 
-def clock_text(seconds: int | None) -> str:
+def frame_time(seconds: int | None) -> str:
     """A frame's time as a clock reads: "7:05", "1:02:40"; "–" when it is not known."""
-    if seconds is None:
-        return "–"
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+    return "–" if seconds is None else clock_text(seconds)
 
 
 def draw(c, snap, t, page: str) -> int:
@@ -46,7 +43,7 @@ def _frames(c, snap, t) -> None:
         c.text(x + 2, y, f"{number + 1}.", fill=c.dim)
         score = f"{a}:{b}"
         c.text(x + (width - c.width_of(score, bold=True)) // 2, y, score, bold=True)
-        shown = clock_text(seconds)
+        shown = frame_time(seconds)
         pad = 2 if x + width >= c.width else 8  # the left column keeps clear of the right
         c.text(x + width - pad - c.width_of(shown), y, shown)
 
