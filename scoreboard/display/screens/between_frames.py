@@ -4,8 +4,8 @@ player's figure is on his side, above his name and button; FOUL turns the page."
 
 from scoreboard.display.canvas import ROWS
 from scoreboard.display.screens.parts import KINDS, buttons, frames_text
-from scoreboard.stats_pages import PAGES as PAGE_ORDER
 from scoreboard.frame_clock import clock_text
+from scoreboard.stats_pages import PAGES as PAGE_ORDER
 
 SHOWN_ROWS = (ROWS[1], ROWS[2], ROWS[3])  # three rows between the title and the names
 
