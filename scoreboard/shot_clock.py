@@ -64,7 +64,10 @@ class ShotClock:
             self._key = None
             self._stop()
             return
-        key = (snapshot["frame"], snapshot["events"], snapshot["striker"])
+        # A ball joining the open shot changes no count of events (`undo` + the shot again)
+        # but the score: the striker's next shot starts after his last ball too.
+        score = snapshot["score"]
+        key = (snapshot["frame"], snapshot["events"], snapshot["striker"], score["A"], score["B"])
         if key == self._key:
             return
         self._key, self._striker, self._frame = key, snapshot["striker"], snapshot["frame"]

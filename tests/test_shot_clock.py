@@ -66,6 +66,14 @@ def test_a_shot_has_its_seconds_then_time_is_up_and_nothing_else_changes(make_ap
     assert s["score"] == {"A": 2, "B": 0} and s["shot_clock"]["left"] == 30  # a new shot
 
 
+def test_a_ball_that_joins_the_open_shot_starts_the_time_again(make_app):
+    app = make_app(NAMES + CLOCK)
+    in_play(app)
+    s, _, _ = feed(app, Pot(3, 5.0))  # the same shot (one record: undo and the shot again)
+    assert s["score"]["A"] == 2 and s["shot_clock"]["left"] == 30
+    assert at(app, 34.0)[0]["shot_clock"]["left"] == 1
+
+
 def test_every_step_starts_the_time_again_and_only_play_is_timed(make_app):
     app = make_app(NAMES + CLOCK)
     s, _, _ = feed(app, ButtonPress("A", 1.0))
