@@ -40,8 +40,9 @@ def pairing_done(app, args: dict) -> tuple[bool, str]:
 def setup(app, args: dict) -> tuple[bool, str]:
     """The next match's settings from the network (a phone, the club): SetupNext."""
     answer: list[tuple[bool, str]] = []
-    source = "phone" if args.get("phone") else "net"
-    payload = {k: v for k, v in args.items() if k != "phone"}
+    # Who sent it, for the log: a phone (the net process adds its id) or as the sender says.
+    source = "phone" if args.get("phone") else str(args.get("source", "net"))[:20]
+    payload = {k: v for k, v in args.items() if k not in ("phone", "source")}
     try:
         event = from_payload(payload, reply=lambda ok, m: answer.append((ok, m)), source=source)
     except SettingsError as exc:
