@@ -180,3 +180,16 @@ def test_a_phones_change_nobody_agrees_to_goes_after_30_seconds(table):
     assert table.phone.request is None and table.hint is None
     feed(table, ButtonPress("B", 40.0))
     assert change.done == 0
+
+
+def test_holding_FOUL_at_the_frames_end_asks_for_a_code_and_in_the_lag_opens_the_setup(table):
+    feed(table, ButtonHold("foul", 1.0))  # the lag: the setup screen (issue 11), no code
+    assert table.net.asked == 0 and table.desk.is_open
+    feed(table, ButtonPress("undo", 2.0))  # closes the setup
+    assert not table.desk.is_open
+    feed(table, ButtonPress("A", 3.0))
+    for i in range(8):  # A pots the frame's eight points by hand
+        feed(table, ButtonHold("A", 10.0 + 10 * i))
+    assert table.match.snapshot()["phase"] in ("frame-over", "match-over")
+    feed(table, ButtonHold("foul", 200.0))
+    assert table.net.asked == 1
