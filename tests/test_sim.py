@@ -178,3 +178,16 @@ def test_the_sims_terminal_names_the_configured_holds(monkeypatch):
     configured = render(over, terminal.panel, timings=Timings(hold=2.5, undo_hold=7.0))
     assert terminal.picture.picture.tobytes() == configured.tobytes()
     assert configured.tobytes() != render(over, terminal.panel).tobytes()
+
+
+def test_the_sims_text_says_each_message_in_words_not_as_a_key(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "scoreboard", "sim", "--state-dir", str(tmp_path), "--lang", "en"],
+        input=b"a3u",  # A breaks, a ball, UNDO: "Undone: 1 ball of Player 1"-like, with a name
+        capture_output=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    said = [line for line in done.stdout.decode().splitlines() if line.startswith("> ")]
+    assert said and said[-1].startswith("> Undone:"), said
+    assert not any("(" in line or "undone-" in line for line in said), said

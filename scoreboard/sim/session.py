@@ -58,7 +58,7 @@ class Terminal:
         self.picture = Screen(
             self.device, name="terminal", panel=self.panel, lang=lang, timings=timings
         )
-        self.text = TextScreen(out, layout=layout, legend=keys, lang=lang)
+        self.text = TextScreen(out, layout=layout, legend=keys, lang=lang, timings=timings)
 
     def _fit(self):
         size = os.get_terminal_size(self.out.fileno())
@@ -80,7 +80,7 @@ def screens_for(
     lang = config.display.language
     timings = Timings.from_config(config.timings)
     if not interactive:
-        return [TextScreen(sys.stdout, layout=None, legend=keys, lang=lang)], None
+        return [TextScreen(sys.stdout, layout=None, legend=keys, lang=lang, timings=timings)], None
     terminal = Terminal(sys.stdout, emulates=emulates, lang=lang, keys=keys, timings=timings)
     screens = [terminal.picture]
     if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):

@@ -15,6 +15,9 @@ from dataclasses import dataclass
 from luma.emulator.device import asciiblock
 from PIL import Image
 
+from scoreboard.display.i18n import translator
+from scoreboard.display.screens.faults import hint_text
+from scoreboard.display.words import Words
 from scoreboard.summary import describe
 
 TEXT_ROWS = 4  # the score in words (three lines) and a hint or a fault, under the picture
@@ -104,19 +107,20 @@ class TextScreen:
     """The score in words under the picture, and the keys; a screen like the displays, so the
     app shows every state on it. `legend(lang)` gives the key legend's items."""
 
-    def __init__(self, out, *, layout: Layout | None, legend, lang: str) -> None:
+    def __init__(self, out, *, layout: Layout | None, legend, lang: str, timings=None) -> None:
         self.out = out
         self.layout = layout  # None: not a terminal, one block of text per state
         self.legend = legend
         self.lang = lang
+        self.timings = timings
         self._last = None
 
     def show(self, snapshot, *, faults=(), hint=None) -> None:
         self._last = (snapshot, tuple(faults), hint)
         lines = describe(snapshot).splitlines()
         lines += [f"! {f['kind']} {f.get('pocket', '')}".rstrip() for f in faults]
-        if hint:
-            lines.append(f"hint: {hint}")
+        if hint:  # in words, as the displays say it ("Point taken back: Taras")
+            lines.append("> " + hint_text(hint, Words(translator(self.lang), self.timings)))
         if self.layout is None:  # not a terminal: one block per state, for logs and tests
             lines.append(f"display language {self.lang}")
             self.out.write("\n".join(lines) + "\n--\n")

@@ -86,6 +86,21 @@ HINTS = {
 }
 
 
+def hint_fields(hint, t) -> tuple[str, dict]:
+    """A hint's key and its fields, a foul kind in words: ``("lapsed", {"name": "Taras"})``."""
+    key, fields = hint if isinstance(hint, tuple) else (hint, ())
+    fields = dict(fields)
+    if "kind" in fields:
+        fields["kind"] = t.gettext(KINDS.get(fields["kind"], KINDS["other"]))
+    return key, fields
+
+
+def hint_text(hint, t) -> str:
+    """A hint as a sentence in the display's language (for text screens: the simulator's)."""
+    key, fields = hint_fields(hint, t)
+    return t.timed(HINTS[key]).format(**fields) if key in HINTS else str(key)
+
+
 def overlay(c: Canvas, y: int, t, *, faults=(), hint=None):
     """A hint (an input this phase ignored) wins the row for its few seconds; otherwise
     the first fault, with a count of the others. The screen chose a row that never holds
@@ -95,10 +110,7 @@ def overlay(c: Canvas, y: int, t, *, faults=(), hint=None):
         # A hint from the catalog is translated, its fields filled in (and shortened to fit);
         # any other text is shown as given.
         mark = NOT_SAVED_MARK if not_saved else ""
-        key, fields = hint if isinstance(hint, tuple) else (hint, ())
-        fields = dict(fields)
-        if "kind" in fields:
-            fields["kind"] = t.gettext(KINDS.get(fields["kind"], KINDS["other"]))
+        key, fields = hint_fields(hint, t)
         if key in HINTS:
             c.bar(y, t.timed(HINTS[key]), right=mark, **fields)
         else:
