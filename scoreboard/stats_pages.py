@@ -1,12 +1,13 @@
 """The pages shown between frames and at the end of the match: the result, then statistics
-(frame scores and times, longest runs, fouls by kind). FOUL steps to the next page (it has
-nothing else to do there); with ``[display] page_seconds`` set, the pages also turn by
-themselves. Which page is shown is the display's business only: it goes to the screens as
+(frame scores and times, longest runs, fouls by kind). They turn by themselves every
+``[display] page_seconds``; between frames FOUL also turns them (it has nothing else to do
+there). After the match the presses belong to the next match's setup (setup_screen/), so
+the pages turn by time only. Which page is shown is the display's business only: it goes to the screens as
 the snapshot's ``page`` and never into the journal.
 """
 
 from scoreboard.inputs.events import Button, ButtonPress
-from scoreboard.phase import OVER
+from scoreboard.phase import OVER, Phase
 
 PAGES = ("result", "frames", "stats", "fouls")
 
@@ -37,7 +38,7 @@ class StatsPages:
         """FOUL pressed between frames turns the page (the press does nothing else)."""
         if not (isinstance(event, ButtonPress) and event.button == Button.FOUL):
             return False
-        if phase not in OVER:
+        if phase != Phase.FRAME_OVER:  # after the match: the setup's press (setup_screen/)
             return False
         self.follow(phase)
         self._turn()

@@ -74,14 +74,20 @@ def test_the_next_frame_or_an_undo_leaves_the_pages(make_app):
 
 
 @pytest.mark.parametrize("page", PAGES)
-def test_the_match_over_screen_has_the_pages_too(make_app, page):
-    app = make_app(FRAME.replace("race = 2", "race = 1") + "[display]\npage_seconds = 0\n")
-    frame_won(app, "match-over")
-    for i in range(PAGES.index(page)):
-        feed(app, ButtonPress("foul", 10.0 + i))
-    s = app.screen.frames[-1][0]
+def test_the_match_over_screen_turns_its_pages_by_time(make_app, page):
+    app = make_app(FRAME.replace("race = 2", "race = 1") + "[display]\npage_seconds = 5\n")
+    s = frame_won(app, "match-over")  # at 3 s
+    for turn in range(1, PAGES.index(page) + 1):
+        s = at(app, 3.0 + 5 * turn)
     assert s["phase"] == "match-over" and s["page"] == page
     assert s["frame_scores"] == [[2, 0]] and s["frame_times"] == [1]
+
+
+def test_after_the_match_FOUL_is_left_to_the_next_match_s_setup(make_app):
+    app = make_app(FRAME.replace("race = 2", "race = 1") + "[display]\npage_seconds = 0\n")
+    frame_won(app, "match-over")
+    s = feed(app, ButtonPress("foul", 20.0))  # the winning shot long closed
+    assert s["phase"] == "match-over" and s.get("page") == "result"  # the setup's press
 
 
 def test_during_play_FOUL_is_still_a_foul(make_app):
