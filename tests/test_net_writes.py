@@ -424,3 +424,20 @@ def test_every_word_of_the_pairing_page_is_translated(lang):
     )
     catalog = parse_po(po.read_text(encoding="utf-8"))
     assert sorted(set(PAIR_WORDS.values()) - set(catalog)) == []
+
+
+@pytest.mark.parametrize(
+    ("host", "shown"),
+    [("127.0.0.1", "127.0.0.1"), ("::1", "[::1]"), ("192.168.1.20", "192.168.1.20")],
+)
+def test_the_qr_code_names_the_address_the_server_listens_on(host, shown):
+    from scoreboard.net.writes import page_host
+
+    assert page_host(host) == shown  # `make sim` listens on 127.0.0.1 only
+
+
+@pytest.mark.parametrize("host", [None, "0.0.0.0", "::"])
+def test_listening_everywhere_the_qr_code_names_this_machines_address(host):
+    from scoreboard.net.writes import own_address, page_host
+
+    assert page_host(host) == own_address()

@@ -39,10 +39,11 @@ def make_app(
     heartbeat: float = HEARTBEAT_SECONDS,
     port: int = 8080,
     names=(),
+    host: str | None = None,
 ) -> web.Application:
     """The web face of the table whose state folder is `state_dir` (its socket is there):
-    the pages and the read API here, pairing and the writes from writes.py (`port` and
-    `names`: how phones reach the table, for its QR code and the Host check)."""
+    the pages and the read API here, pairing and the writes from writes.py (`port`, `host`
+    and `names`: how phones reach the table, for its QR code and the Host check)."""
     app = web.Application()
     app[STATE_DIR], app[LANG] = str(state_dir), lang
     app[HUB] = Hub(heartbeat=heartbeat)
@@ -57,7 +58,7 @@ def make_app(
     app.router.add_static("/static", STATIC, append_version=False)
     app.cleanup_ctx.append(_follow_table)
     app.on_shutdown.append(_end_streams)
-    writes.attach(app, app[TABLE], state_dir, port=port, names=names, lang=lang)
+    writes.attach(app, app[TABLE], state_dir, port=port, names=names, lang=lang, host=host)
     return app
 
 

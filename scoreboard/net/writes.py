@@ -47,13 +47,20 @@ class TableUnreachable(Exception):
 
 
 def attach(
-    app: web.Application, table, state_dir, *, port: int, names=(), lang: str = "uk"
+    app: web.Application,
+    table,
+    state_dir,
+    *,
+    port: int,
+    names=(),
+    lang: str = "uk",
+    host: str | None = None,
 ) -> "Writes":
     """Pairing and the writes on ``app`` (before it starts): the checks of security.py on
     every ``/api/`` request, the routes, and a task that answers the table's
     ``{"type": "pairing-asked"}`` (FOUL held) with a code. ``table``: the bridge's
-    TableClient."""
-    url = f"http://{own_address()}:{port}"
+    TableClient; ``host``: the address the server listens on (None: all of them)."""
+    url = f"http://{page_host(host)}:{port}"
     writes = Writes(Phones(state_dir), Pairing(), table, url=url, default_lang=lang)
     app.middlewares.append(security.guard(names))
     writes.add_routes(app)
@@ -67,6 +74,14 @@ def attach(
 
     app.cleanup_ctx.append(listen)
     return writes
+
+
+def page_host(host: str | None) -> str:
+    """The host of the table's page in its QR code: the address the server listens on when
+    it is one (`make sim`: 127.0.0.1), else the one phones reach this machine at."""
+    if host and host not in ("0.0.0.0", "::"):
+        return f"[{host}]" if ":" in host else host
+    return own_address()
 
 
 def own_address() -> str:
