@@ -1,7 +1,10 @@
 """Benchmark: the web face's figures (issue 12). Prints them; asserts nothing.
 
 - sse latency: from the moment the table shows a new frame (its dummy display drew it) to
-  the moment an SSE client of `scoreboard net` (its own process, as on the Pi) has the state;
+  the moment an SSE client of `scoreboard net` (its own process, as on the Pi) has the state,
+  and to the moment the live page in a browser (Debian's chromium) has it (issue 12: within
+  200 ms);
+- the memory of `scoreboard net` alone and with 50 SSE clients, half of them never reading;
 - button -> frame, p50 and p99, with 50 SSE clients connected to `scoreboard net` (half of
   them never read) and with none: from the release of a mock GPIO button to the new frame on
   the dummy display (the journal's fsync included). The network must not move it.
@@ -12,6 +15,7 @@ Run: .venv/bin/python bench/web_latency.py [--samples 200]
 import argparse
 import asyncio
 import dataclasses
+import os
 import socket
 import statistics
 import subprocess
@@ -27,6 +31,23 @@ from scoreboard.appliance import Appliance
 from scoreboard.display import create_displays
 
 CLIENTS = 50
+UNITS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "systemd")
+ROUNDS = 4  # button -> frame: with and without the clients, in turn
+PHONES_NICE = 19  # the clients stand in for phones, which are other machines on the Pi
+
+
+def unit_nice(unit: str) -> int:
+    """The Nice= a service unit runs its process at (systemd/*.service)."""
+    with open(os.path.join(UNITS, unit)) as f:
+        for line in f:
+            if line.startswith("Nice="):
+                return int(line.split("=", 1)[1])
+    return 0
+
+
+def niced(nice: int):
+    """For Popen's preexec_fn: the child at `nice` (as its unit starts it)."""
+    return lambda: os.setpriority(os.PRIO_PROCESS, 0, nice)
 
 
 class TimedScreen:
@@ -40,6 +61,7 @@ class TimedScreen:
     def show(self, snapshot, **kwargs):
         sent = self.screen.show(snapshot, **kwargs)
         self.at = time.monotonic()
+        self.wall = time.time()  # the browser's clock is the wall clock
         self.shown.set()
         return sent
 
@@ -116,6 +138,7 @@ def start_net(state: str, port: int) -> subprocess.Popen:
             "--port",
             str(port),
         ],
+        preexec_fn=niced(unit_nice("scoreboard-net.service")),
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -156,6 +179,7 @@ asyncio.run(main())
 def start_clients(port: int) -> subprocess.Popen:
     proc = subprocess.Popen(
         [sys.executable, "-c", CLIENTS_SCRIPT, str(port), str(CLIENTS)],
+        preexec_fn=niced(PHONES_NICE),
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -205,10 +229,75 @@ async def sse_latency(table: Table, port: int, samples: int) -> list[float]:
     return times
 
 
+CHROMIUM = "/usr/bin/chromium"
+BROWSER_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-dev-shm-usage",
+]
+LISTEN = """() => {
+  window.__arrived = [];
+  const source = new EventSource("/api/events");
+  source.addEventListener("state", () =>
+    window.__arrived.push(performance.timeOrigin + performance.now()));
+}"""
+
+
+async def browser_latency(table: Table, port: int, samples: int) -> list[float] | None:
+    """Frame shown -> the state in a page of the browser (its own EventSource)."""
+    try:
+        from playwright.async_api import async_playwright
+    except ImportError:
+        return None
+    if not os.access(CHROMIUM, os.X_OK):
+        return None
+    times = []
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
+        page = await browser.new_page()
+        await page.goto(f"http://127.0.0.1:{port}/")
+        await page.evaluate(LISTEN)
+        await page.wait_for_function("window.__arrived.length > 0")
+        for _ in range(samples):
+            before = await page.evaluate("window.__arrived.length")
+            took = await asyncio.to_thread(table.press, table.next_side())
+            try:
+                await page.wait_for_function(f"window.__arrived.length > {before}", timeout=2000)
+            except Exception:
+                continue
+            if took is not None:
+                arrived = await page.evaluate("window.__arrived[window.__arrived.length - 1]")
+                times.append(arrived / 1000 - table.screen.wall)
+            await asyncio.sleep(0.02)
+        await browser.close()
+    return times
+
+
+def rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=200)
     args = parser.parse_args()
+    # Each process at its unit's priority, as systemd starts them on the Pi (root only).
+    table_nice, net_nice = unit_nice("scoreboard.service"), unit_nice("scoreboard-net.service")
+    try:
+        os.setpriority(os.PRIO_PROCESS, 0, table_nice)
+        print(
+            f"measured at the units' priorities: table Nice={table_nice}, net Nice={net_nice}, "
+            f"the clients (phones: other machines on the Pi) Nice={PHONES_NICE}"
+        )
+    except PermissionError:
+        print(f"NOT at the table unit's priority (Nice={table_nice} needs root): at Nice=0")
     with tempfile.TemporaryDirectory(prefix="web-bench-") as state:
         table = Table(state)
         port = free_port()
@@ -218,13 +307,27 @@ def main() -> int:
             sse = asyncio.run(sse_latency(table, port, args.samples))
             p50, p99 = percentiles(sse)
             print(f"sse latency: p50 {p50:.1f} ms, p99 {p99:.1f} ms ({len(sse)} states)")
-            alone = button_to_frame(table, args.samples)
-            clients = start_clients(port)
-            try:
-                loaded = button_to_frame(table, args.samples)
-            finally:
-                clients.kill()
-                clients.wait()
+            browser = asyncio.run(browser_latency(table, port, args.samples // 2))
+            if browser:
+                p50, p99 = percentiles(browser)
+                print(
+                    f"sse latency to a browser page: p50 {p50:.1f} ms, p99 {p99:.1f} ms "
+                    f"({len(browser)} states)"
+                )
+            else:
+                print("sse latency to a browser page: not measured (no chromium or playwright)")
+            # In alternating rounds, so that whatever else the machine does weighs on both alike.
+            alone, loaded, memory_alone, memory_loaded = [], [], 0.0, 0.0
+            for _ in range(ROUNDS):
+                alone += button_to_frame(table, args.samples // ROUNDS)
+                memory_alone = max(memory_alone, rss_mb(net.pid))
+                clients = start_clients(port)
+                try:
+                    loaded += button_to_frame(table, args.samples // ROUNDS)
+                    memory_loaded = max(memory_loaded, rss_mb(net.pid))
+                finally:
+                    clients.kill()
+                    clients.wait()
         finally:
             net.terminate()
             net.wait()
@@ -235,6 +338,10 @@ def main() -> int:
     print(
         f"button -> frame with {CLIENTS} sse clients: p50 {p50:.1f} ms, p99 {p99:.1f} ms "
         f"({CLIENTS // 2} never reading)"
+    )
+    print(
+        f"scoreboard net memory: {memory_alone:.1f} MB alone, {memory_loaded:.1f} MB with "
+        f"{CLIENTS} sse clients ({CLIENTS // 2} never reading)"
     )
     return 0
 
