@@ -224,3 +224,25 @@ def test_topics_split_back():
     assert topics.split("fp/v2/t1/state") is None
     assert topics.split("fp/v1/t+/state") is None
     assert decoded([b"", b"1"]) == [None, 1]
+
+
+def test_a_folder_that_refuses_the_record_does_not_stop_the_publisher(broker, tmp_path, caplog):
+    """The record of acknowledged results cannot be written (here: a file stands where its
+    folder should be): the finished match is published all the same, and said."""
+    lines = match_lines(STARTED)
+    write_journal(tmp_path, lines)
+    (tmp_path / "blocked").write_text("a file, not a folder")
+    listener = Listener(broker, "fp/v1/t1/result/#")
+
+    async def body():
+        publisher = Publisher(
+            mqtt_config(broker), state_dir=tmp_path, data_dir=tmp_path / "blocked" / "x"
+        )
+        publisher.start()
+        await until(lambda: publisher.results_sent, what="the result sent")
+        publisher.stop()
+
+    asyncio.run(body())
+    _wait(lambda: listener.on(f"fp/v1/t1/result/{MATCH_ID}"), listener)
+    assert "cannot keep" in caplog.text
+    listener.close()

@@ -10,8 +10,10 @@ end), is sent again on every connection until it is. The file is written like th
 a new file made durable, then renamed into place.
 """
 
+import contextlib
 import hashlib
 import json
+import logging
 import os
 from pathlib import Path
 
@@ -19,6 +21,7 @@ from scoreboard.commands.history import just_finished
 from scoreboard.journal import ARCHIVE_DIR, last_archived, list_archive
 from scoreboard.mqtt import topics
 
+LOGGER = logging.getLogger("scoreboard.mqtt")
 FILE_NAME = "mqtt-results.json"
 VOLATILE = ("number", "archived", "archived_at", "ended")  # not part of what a match came to
 
@@ -62,10 +65,16 @@ class Results:
         except FileNotFoundError:
             pass
         except (OSError, ValueError, AttributeError):
-            self.path.replace(self.path.with_suffix(".bad"))  # kept for a person to look at
+            with contextlib.suppress(OSError):  # kept for a person to look at
+                self.path.replace(self.path.with_suffix(".bad"))
         self.since = topics.now_iso(self._clock() if self._clock else None)
         self.acked = {}
-        self.save()
+        try:
+            self.save()
+        except OSError as exc:  # kept in memory: sent again after a restart, never lost
+            LOGGER.warning(
+                "mqtt: cannot keep %s (%s); results are sent all the same", self.path, exc
+            )
         return self.since, self.acked
 
     # -- which matches ------------------------------------------------------------------------
