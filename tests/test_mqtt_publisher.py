@@ -246,3 +246,16 @@ def test_a_folder_that_refuses_the_record_does_not_stop_the_publisher(broker, tm
     _wait(lambda: listener.on(f"fp/v1/t1/result/{MATCH_ID}"), listener)
     assert "cannot keep" in caplog.text
     listener.close()
+
+
+def test_a_match_that_ended_before_the_first_publish_is_sent_while_it_is_the_tables(tmp_path):
+    """`since` (the first publish) keeps old archives off the broker, not the match the
+    table shows now: one that ended a second before the network side first started."""
+    from scoreboard.mqtt.results import Results
+
+    write_journal(tmp_path, match_lines(STARTED))
+    old = Results("t1", tmp_path)
+    old.since = "2999-01-01T00:00:00Z"  # as if the publisher first ran long after it ended
+    assert [r["match_id"] for r in old.pending()] == [MATCH_ID]
+    archive(tmp_path, match_lines(STARTED))
+    assert old.pending() == []  # archived before the first publish: history, not sent

@@ -3,7 +3,7 @@
 The matches themselves are durable already: the journal holds the one just finished, the
 archive the others (scoreboard/journal.py). This file only remembers which of them the broker
 has acknowledged (PUBACK, QoS 1): ``<dir>/mqtt-results.json`` with the moment the table first
-published (older matches are not sent) and, per match id, a digest of what was acknowledged;
+published (archived matches older than that are not sent; the one just finished always is) and, per match id, a digest of what was acknowledged;
 and the id of the club's last `assign` the table took, so a retained assign is taken once.
 A match not acknowledged, or changed since (UNDO after the end of a match, then a different
 end), is sent again on every connection until it is. The file is written like the archive's:
@@ -92,13 +92,14 @@ class Results:
             last = last_archived(self.state_dir)
             if last is not None:
                 rows.append(last.meta)
+        rows = [(row, True) for row in rows]
         finished = just_finished(str(self.state_dir))
-        if finished is not None:
-            rows.append(finished)
+        if finished is not None:  # the table's match now: sent, however long ago it ended
+            rows.append((finished, False))
         out = {}
-        for row in rows:
+        for row, old in rows:
             result = payload(self.table, row)
-            if result is None or (result.get("ended") or "") < self.since:
+            if result is None or (old and (result.get("ended") or "") < self.since):
                 continue
             if self.acked.get(result["match_id"]) != digest(result):
                 out[result["match_id"]] = result
