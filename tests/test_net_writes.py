@@ -237,6 +237,22 @@ async def test_a_paired_write_without_the_csrf_token_is_403(net, client):
 
 
 @run
+async def test_a_missing_and_a_wrong_csrf_token_are_told_apart(net, client):
+    csrf = await paired(net, client)
+    missing = await post(client, "/api/undo")
+    assert (await missing.json())["message"] == "no CSRF token: load the page again"
+    wrong = await post(client, "/api/undo", csrf="0" * 64)
+    assert wrong.status == 403
+    assert (await wrong.json())["message"] == "wrong CSRF token: load the page again"
+    await session(client)  # the unpaired browser's pair call: the same two messages
+    missing = await post(client, "/api/pair", {"code": "123456"})
+    assert (await missing.json())["message"] == "no CSRF token: load the page again"
+    wrong = await post(client, "/api/pair", {"code": "123456"}, csrf=csrf[::-1])
+    assert (await wrong.json())["message"] == "wrong CSRF token: load the page again"
+    assert net.table.writes() == []
+
+
+@run
 async def test_a_write_that_is_not_json_is_refused(net, client):
     csrf = await paired(net, client)
     response = await client.post(

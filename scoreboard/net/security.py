@@ -100,6 +100,16 @@ def has_csrf_token(request: web.Request, cookie_value: str | None) -> bool:
     return bool(cookie_value) and hmac.compare_digest(sent, csrf_token(cookie_value))
 
 
+def csrf_refusal(request: web.Request, cookie_value: str | None) -> web.Response | None:
+    """None when the request carries this browser's token; else the 403 that says whether
+    none was sent or a wrong one (an old page's, another browser's)."""
+    if has_csrf_token(request, cookie_value):
+        return None
+    if not request.headers.get(CSRF_HEADER):
+        return refuse(403, "no CSRF token: load the page again")
+    return refuse(403, "wrong CSRF token: load the page again")
+
+
 def new_browser_id() -> str:
     return secrets.token_urlsafe(24)
 

@@ -166,8 +166,9 @@ class Writes:
 
     async def pair(self, request: web.Request) -> web.Response:
         """The code shown at the table, for a session cookie good for 30 days."""
-        if not security.has_csrf_token(request, request.cookies.get(security.BROWSER_COOKIE)):
-            return security.refuse(403, "no CSRF token: load the page again")
+        refused = security.csrf_refusal(request, request.cookies.get(security.BROWSER_COOKIE))
+        if refused is not None:
+            return refused
         body = await _json_body(request)
         if isinstance(body, web.Response):
             return body
@@ -235,8 +236,9 @@ class Writes:
         phone = self._phone(request)
         if phone is None:
             return _not_paired()
-        if not security.has_csrf_token(request, request.cookies[security.SESSION_COOKIE]):
-            return security.refuse(403, "no CSRF token: load the page again")
+        refused = security.csrf_refusal(request, request.cookies[security.SESSION_COOKIE])
+        if refused is not None:
+            return refused
         body = await _json_body(request)
         if isinstance(body, web.Response):
             return body
