@@ -122,6 +122,58 @@ def test_a_good_form_is_the_setup_commands_settings():
     }
 
 
+# -- the staff's writes ------------------------------------------------------------------------
+STAFF = {"Authorization": "Basic c3RhZmY6Y3Vl"}  # staff:cue
+FORM = {"players": ["Olena", "Taras"], "race": 3}
+
+
+async def staff_client(tmp_path, staff="cue") -> TestClient:
+    """The club's server alone (no broker: a write that passes every check gets 503)."""
+    http = TestClient(TestServer(Club(book=ResultBook(tmp_path), staff_password=staff).app()))
+    await http.start_server()
+    return http
+
+
+def own_origin(http: TestClient) -> dict:
+    return {"Origin": f"http://{http.host}:{http.port}"}
+
+
+def test_a_staff_write_without_the_clubs_own_origin_is_403_as_at_the_table(tmp_path):
+    async def body():
+        http = await staff_client(tmp_path)
+        try:
+            url = "/api/tables/t1/assign"
+            for other in (None, "null", "http://evil.example", f"http://{http.host}:1"):
+                headers = {**STAFF, **({"Origin": other} if other else {})}
+                for method in ("POST", "DELETE"):
+                    response = await http.request(method, url, json=FORM, headers=headers)
+                    assert response.status == 403, (method, other)
+                    assert "club's own page" in await response.text()
+            own = {**STAFF, **own_origin(http)}
+            assert (await http.post(url, json=FORM, headers=own)).status == 503  # all checks passed
+        finally:
+            await http.close()
+
+    asyncio.run(body())
+
+
+def test_without_a_staff_password_nobody_sets_up_a_match(tmp_path):
+    async def body():
+        http = await staff_client(tmp_path, staff="")
+        try:
+            for method in ("POST", "DELETE"):
+                response = await http.request(
+                    method, "/api/tables/t1/assign", json=FORM, headers=own_origin(http)
+                )
+                assert response.status == 403, method
+                assert "--staff-password-file" in await response.text()
+            assert (await http.get("/api/tables")).status == 200  # the hall's reads stay open
+        finally:
+            await http.close()
+
+    asyncio.run(body())
+
+
 # -- the whole path ----------------------------------------------------------------------------
 class Running:
     """Tables (publishers) and the club on one asyncio loop, a real broker between them."""
@@ -220,8 +272,9 @@ def test_the_staff_set_the_next_match_and_the_table_takes_it(broker, tmp_path):
             await until(lambda: run.view("t1"), what="the table")
             form = {"players": ["Olena", "Taras"], "race": 3, "target": 8, "breaker": "A"}
             url = "/api/tables/t1/assign"
-            assert (await run.http.post(url, json=form)).status == 401  # no staff password
-            auth = {"Authorization": "Basic c3RhZmY6Y3Vl"}  # staff:cue
+            no_password = await run.http.post(url, json=form, headers=own_origin(run.http))
+            assert no_password.status == 401
+            auth = {**STAFF, **own_origin(run.http)}
             other = {**auth, "Origin": "http://evil.example"}
             assert (await run.http.post(url, json=form, headers=other)).status == 403
             bad = await run.http.post(url, json={"players": ["x"]}, headers=auth)

@@ -16,6 +16,7 @@ from aiohttp import web
 from scoreboard.club.hall import Hall
 from scoreboard.club.results import ResultBook
 from scoreboard.mqtt import topics
+from scoreboard.net import security
 from scoreboard.setup_screen.settings import OPTIONS
 
 LOGGER = logging.getLogger("scoreboard.club")
@@ -176,13 +177,17 @@ async def _no_cache(request, handler):
 
 
 def _check_staff(request: web.Request, password: str) -> None:
-    """Writes come from the club's own pages only (Origin is this host: no other site can
-    make a staff's browser write), and with the staff password where the club set one."""
-    origin = request.headers.get("Origin")
-    if origin is not None and origin.split("://", 1)[-1] != request.host:
-        raise web.HTTPForbidden(text="a page from another site cannot set up a match")
+    """Writes come from the club's own pages only: an Origin that is this host, as the
+    table's own writes (net/security.py), so no other site can make a staff's browser write;
+    and with the staff password, without which the club sets up no match (it serves the
+    whole club's network: the hall TV and OBS read from other machines)."""
+    if not security.is_same_origin(request):
+        raise web.HTTPForbidden(text="a write must come from the club's own page")
     if not password:
-        return
+        raise web.HTTPForbidden(
+            text="no staff password is set: start scoreboard club with --staff-password-file "
+            "to set up matches from this page"
+        )
     given = request.headers.get("Authorization", "")
     try:
         scheme, encoded = given.split(" ", 1)

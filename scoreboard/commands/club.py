@@ -34,8 +34,8 @@ def register(subparsers) -> None:
     parser.add_argument(
         "--staff-password-file",
         metavar="PATH",
-        help="a password the staff give (user 'staff') to set up a match; without it, anyone "
-        "who can reach the page can",
+        help="a password the staff give (user 'staff') to set up a match; without it, "
+        "nobody can (the pages only show)",
     )
     parser.set_defaults(run=run)
 
@@ -69,7 +69,7 @@ def run(args) -> int:
     staff = _secret(args.staff_password_file, "staff password")
     if not staff:
         logging.getLogger("scoreboard.club").warning(
-            "club: no --staff-password-file: anyone who reaches this page can set up a match"
+            "club: no --staff-password-file: the pages show the tables, nobody can set up a match"
         )
     asyncio.run(serve(settings, book, listen=args.listen, port=args.port, staff=staff))
     return 0
