@@ -15,7 +15,7 @@ def draw(c, snap, t) -> int:
     if match_over:
         c.bar(ROWS[0], t.gettext("Match over"))
         winner, big, small = snap["winner"], frames_text(snap), score_text(snap)
-        todo = t.timed("UNDO {undo_hold}: new match")
+        todo = t.gettext("A or B: next match")  # the setup screen (setup_screen/)
     else:
         c.bar(ROWS[0], t.gettext("Frame {n} over"), n=snap["frame"])
         winner, big, small = snap["frame_winner"], score_text(snap), frames_text(snap)
