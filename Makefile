@@ -53,6 +53,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/display_speed.py
 	$(BIN)/python bench/appliance_figures.py
 	$(BIN)/python bench/sim_idle.py
+	$(BIN)/python bench/setup_press.py
 	$(BIN)/python bench/web_latency.py
 	$(BIN)/python bench/club_page.py
 
