@@ -173,7 +173,7 @@ def test_the_sims_terminal_names_the_configured_holds(monkeypatch):
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
     cfg = configuration.loads("[timings]\nhold_time = 2.5\nundo_hold_time = 7.0\n")
     screens, terminal = screens_for(cfg, interactive=True, emulates="ssd1306")
-    over = replay(["players A B", "target 1", "break A", "shot pots=1"]).snapshot()
+    over = replay(["players A B", "break A", "shot foul=other"]).snapshot()  # "hold: re-rack"
     terminal.picture.show(over)
     configured = render(over, terminal.panel, timings=Timings(hold=2.5, undo_hold=7.0))
     assert terminal.picture.picture.tobytes() == configured.tobytes()
