@@ -180,6 +180,11 @@ class Appliance:
             self.app.handle(event)
         self._tick()
 
+    def catch_up(self) -> None:
+        """On the loop: decide now what time has decided (a release, a hold) and show it."""
+        self._tick()
+        self.app.show()
+
     def _tick(self) -> None:
         """Let the counters decide what time has decided, then sleep until they next can."""
         now = self.loop.clock()

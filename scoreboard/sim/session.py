@@ -9,7 +9,7 @@ import termios
 import threading
 import time
 import tty
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 
 from gpiozero.pins.mock import MockFactory
@@ -34,6 +34,13 @@ from scoreboard.sim.terminal import FittedTerminal, TextScreen, fit
 @dataclass(frozen=True)
 class NextLanguage:
     """The language key was pressed: every screen goes on in the next language."""
+
+
+@dataclass(frozen=True)
+class Drained:
+    """The keys have ended: set once the loop has handled everything before it."""
+
+    done: threading.Event = field(default_factory=threading.Event)
 
 
 @dataclass(frozen=True)
@@ -139,6 +146,7 @@ def run_sim(
     shown, terminal = screens_for(config, interactive=interactive, emulates=emulates, keys=keys)
     screens += shown
     appliance.app.extra_handlers[NextLanguage] = lambda event: next_language(appliance)
+    appliance.app.extra_handlers[Drained] = lambda event: caught_up(appliance, event)
     table = SimulatedTable(config, factory, board)
     reader = threading.Thread(
         target=_read_keys, args=(table, appliance, interactive), name="keyboard", daemon=True
@@ -158,6 +166,13 @@ def run_sim(
     return 0
 
 
+def caught_up(appliance: Appliance, event: Drained) -> None:
+    """On the loop: what time alone has decided (the last release) is decided now, then the
+    key reader may stop the appliance."""
+    appliance.catch_up()
+    event.done.set()
+
+
 def _read_keys(table: SimulatedTable, appliance: Appliance, interactive: bool) -> None:
     fd = sys.stdin.fileno()
     while True:
@@ -175,7 +190,12 @@ def _read_keys(table: SimulatedTable, appliance: Appliance, interactive: bool) -
                 print(f"unknown key {key!r}", flush=True)
             continue
         time.sleep(settle)
-    time.sleep(BALL_SECONDS)  # let the last ball and press reach the screen
+    time.sleep(BALL_SECONDS)  # let the last ball and press reach the loop
+    # ...and wait until the loop has handled them (a busy machine can be slower than that):
+    # it handles this after everything put before it and every timer due by then.
+    caught_up = Drained()
+    appliance.loop.put(caught_up)
+    caught_up.done.wait(timeout=30)
     appliance.stop()
 
 
