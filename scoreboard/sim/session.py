@@ -193,9 +193,9 @@ def _read_keys(table: SimulatedTable, appliance: Appliance, interactive: bool) -
     time.sleep(BALL_SECONDS)  # let the last ball and press reach the loop
     # ...and wait until the loop has handled them (a busy machine can be slower than that):
     # it handles this after everything put before it and every timer due by then.
-    caught_up = Drained()
-    appliance.loop.put(caught_up)
-    caught_up.done.wait(timeout=30)
+    drained = Drained()
+    appliance.loop.put(drained)
+    drained.done.wait(timeout=30)
     appliance.stop()
 
 
