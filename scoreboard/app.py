@@ -54,7 +54,7 @@ HINT_SECONDS = 4.0
 # open setup screen, the page between frames, the shot's time left.
 SCREEN_ONLY = ("setup", "page", "shot_clock")
 # How long the result of a finished match is shown before the setup screen opens by itself
-# (A or B opens it sooner; UNDO still takes back the last step): at least this, and long
+# (A, B or FOUL opens it sooner; UNDO still takes back the last step): at least this, and long
 # enough for each statistics page to have been shown once (stats_pages.py).
 RESULT_SECONDS = 30.0
 
@@ -224,7 +224,7 @@ class App:
                 self._setup_press(event)
             case ButtonHold(button="foul") if self.match.phase == Phase.LAG:
                 self.desk.open()  # the long press from the lag screen: set up the match
-            case ButtonPress(button="A" | "B") if self.match.phase == Phase.MATCH_OVER:
+            case ButtonPress(button="A" | "B" | "foul") if self.match.phase == Phase.MATCH_OVER:
                 self.desk.open()  # the result has been shown: set up the next match
             case Pot() | ButtonPress() | ButtonHold():
                 self._play(self.panel.handle(event), pot=event if isinstance(event, Pot) else None)

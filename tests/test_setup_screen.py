@@ -219,3 +219,10 @@ def test_an_undo_hold_in_the_setup_still_asks_for_a_new_match(table, tmp_path):
     keys(a, "U u")  # the old habit: UNDO held, UNDO: a new match, never an undone shot
     s = shown(a)
     assert s["phase"] == "lag" and "setup" not in s and len(list_archive(tmp_path)) == 1
+
+
+def test_foul_after_the_result_opens_the_setup_too(table):
+    a = table()
+    win_the_match(a)
+    keys(a, "f")
+    assert setup(a)["row"] == "start" and shown(a)["phase"] == "match-over"
