@@ -5,6 +5,7 @@ server read over HTTP and Server-Sent Events; the staff's assign reaching a tabl
 import asyncio
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -93,6 +94,16 @@ def test_each_result_is_kept_once_and_a_changed_one_replaces_it(tmp_path):
     assert sorted(r.split(",")[0] for r in rows[1:]) == ["t1", "t2"]
     assert ",Taras," in rows[1] + rows[2]  # t1's winner is now B
     assert again.csv(date(2026, 12, 4)).count("\n") == 1  # another day: the header alone
+
+
+def test_the_api_doc_lists_the_columns_results_csv_writes(tmp_path):
+    doc = (TESTS.parent / "docs" / "API.md").read_text(encoding="utf-8")
+    listed = re.search(r"/results\.csv.*?the columns\s+`([a-z_,]+)`", doc, re.S)
+    assert listed, "docs/API.md: the columns of /results.csv, as one `a,b,c` list"
+    book = ResultBook(tmp_path)
+    book.add(result())
+    header = book.csv(date(2026, 12, 3)).splitlines()[0]
+    assert listed.group(1) == header
 
 
 @pytest.mark.parametrize(
