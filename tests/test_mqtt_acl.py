@@ -137,7 +137,7 @@ def test_the_acl_lets_the_real_publisher_say_everything_it_says(secured, tmp_pat
     wanted = {t + n for n in ("availability", "state", "faults", "info", "event")}
     wanted.add(t + "result/20261203T100000Z")
     wait_for(lambda: wanted <= {m[0] for m in club.messages}, what=f"all of {wanted}")
-    assert club.on(t + "availability")[-1] == b"offline"  # said on leaving
+    wait_for(lambda: club.on(t + "availability")[-1] == b"offline", what="offline on leaving")
     assert json.loads(club.on(t + "state")[-1])["winner"] == "A"
     club.close()
     ha.close()
