@@ -228,3 +228,74 @@ def test_files_the_journal_writes_are_rw_r__r_and_a_stale_temporary_is_overwritt
     assert log.with_suffix(".json").read_bytes() == b'{\n "archived_at": "1970-01-01T00:00:00Z"\n}'
     for made in (second.with_suffix(".json"), tmp_path / journal.JOURNAL_NAME):
         assert oct(made.stat().st_mode & 0o777) == oct(0o644), made
+
+
+def archived_twice_and_a_new_match(state_dir) -> Journal:
+    j = Journal(state_dir)
+    j.append(["break A"])
+    j.archive({})
+    j.append(["break B"])
+    j.archive({})
+    j.append(["players X Y"])  # the accidental new match
+    return j
+
+
+def test_unarchive_brings_the_match_back_in_place_of_the_new_one_and_the_index_follows(tmp_path):
+    with archived_twice_and_a_new_match(tmp_path) as j:
+        j.unarchive(2)
+        assert j.lines == ["break B"]
+        j.append(["shot pots=1"])  # play goes on in the match brought back
+    assert journal.read_journal(tmp_path).lines == ["break B", "shot pots=1"]
+    assert [a.number for a in journal.list_archive(tmp_path)] == [1]
+    folder = tmp_path / journal.ARCHIVE_DIR
+    assert not (folder / "0002.json").exists()
+    assert (folder / journal.INDEX_NAME).read_bytes() == b"1"
+    assert journal.last_archived(tmp_path).lines() == ["break A"]
+
+
+def test_unarchive_of_a_match_whose_metadata_is_gone_still_brings_it_back(tmp_path):
+    with archived_twice_and_a_new_match(tmp_path) as j:
+        (tmp_path / journal.ARCHIVE_DIR / "0002.json").unlink()
+        j.unarchive(2)
+        assert j.lines == ["break B"]
+
+
+def test_unarchive_of_a_match_not_in_the_archive_is_an_error_and_leaves_the_journal_closed(
+    tmp_path,
+):
+    with archived_twice_and_a_new_match(tmp_path) as j:
+        with pytest.raises(JournalError, match="^cannot bring back archived match 7: "):
+            j.unarchive(7)
+        # Its file was closed on the way: nothing is written anywhere after the failure.
+        with pytest.raises(JournalError, match="^the journal is closed$"):
+            j.append(["break B"])
+        with pytest.raises(JournalError, match="^the journal is closed$"):
+            j.unarchive(2)
+
+
+def test_a_closed_journal_refuses_to_unarchive(tmp_path):
+    j = archived_twice_and_a_new_match(tmp_path)
+    j.close()
+    with pytest.raises(JournalError, match="^the journal is closed$"):
+        j.unarchive(2)
+    assert [a.number for a in journal.list_archive(tmp_path)] == [1, 2]
+
+
+def test_a_journal_on_descriptor_0_can_bring_back_an_archived_match(tmp_path):
+    lock = journal.lock_state_dir(tmp_path)
+    saved = os.dup(0)
+    os.close(0)
+    try:
+        j = Journal(tmp_path, lock=lock)
+        assert j._fd == 0
+        j.append(["break A"])
+        j.archive({})
+        j.append(["players X Y"])
+        j.unarchive(1)
+        j.append(["shot pots=1"])
+        j.close()
+    finally:
+        os.dup2(saved, 0)
+        os.close(saved)
+        os.close(lock)
+    assert journal.read_journal(tmp_path).lines == ["break A", "shot pots=1"]
