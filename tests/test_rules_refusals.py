@@ -1,8 +1,9 @@
 """Every refusal of the rules core says exactly why, and each limit holds at its boundary."""
 
 import pytest
-from matchplay import play, score
+from matchplay import match, play, score
 
+from scoreboard.display.screens.faults import HINTS
 from scoreboard.matchlog import LogError
 from scoreboard.rules.errors import RuleError
 from scoreboard.rules.events import Break, Players, Shot
@@ -129,3 +130,10 @@ def test_GR_9_3_a_rack_has_1_to_15_white_balls(whites):
     with pytest.raises(RuleError) as refused:
         layout(whites)
     assert str(refused.value) == f"a rack has 1 to 15 white balls, not {whites!r}"
+
+
+def test_a_rules_refusal_without_words_of_its_own_shows_the_displays_refused_hint():
+    with pytest.raises(RuleError) as refused:
+        play_shot(match("break A").state, Shot(pots=-1), opening=True)
+    assert str(refused.value) == "pots and jumped balls cannot be negative"
+    assert refused.value.hint == "refused" and "refused" in HINTS  # shown in words, not a key
