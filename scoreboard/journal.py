@@ -46,6 +46,8 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from scoreboard.durable import fsync_dir, replace_file
+
 JOURNAL_NAME = "journal.log"
 ARCHIVE_DIR = "archive"
 TORN_DIR = "torn"
@@ -256,7 +258,7 @@ class Journal:
         created = not self.path.exists()
         self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o644)
         if created:
-            _fsync_dir(self.state_dir)
+            fsync_dir(self.state_dir)
         with open(self._fd, "rb", closefd=False) as f:
             data = f.read()
         replay = parse(data)
@@ -321,7 +323,7 @@ class Journal:
             meta_path = _write_durably(folder, ".json", text)
             log_path = meta_path.with_suffix(".log")
             os.rename(self.path, log_path)
-            _fsync_dir(folder)
+            fsync_dir(folder)
             os.close(self._fd)
             self._fd = -1
             self._open()  # creates the empty journal and fsyncs the state directory
@@ -340,9 +342,9 @@ class Journal:
             os.close(self._fd)
             self._fd = -1
             os.rename(folder / f"{number:04d}.log", self.path)
-            _fsync_dir(self.state_dir)
+            fsync_dir(self.state_dir)
             (folder / f"{number:04d}.json").unlink(missing_ok=True)
-            _fsync_dir(folder)
+            fsync_dir(folder)
             _write_index(folder, _listed_number(folder, ".log"))
             self._open()
         except OSError as exc:
@@ -376,7 +378,7 @@ def _make_dirs(path: Path) -> None:
         return
     _make_dirs(path.parent)
     path.mkdir(exist_ok=True)
-    _fsync_dir(path.parent)
+    fsync_dir(path.parent)
 
 
 def lock_state_dir(state_dir: str | os.PathLike) -> int:
@@ -394,14 +396,6 @@ def lock_state_dir(state_dir: str | os.PathLike) -> int:
         os.close(fd)
         raise JournalError(f"{path} is in use by another scoreboard process") from None
     return fd
-
-
-def _fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 INDEX_NAME = "last"  # in archive/: the number of the newest archived match
@@ -451,15 +445,5 @@ def _write_durably(folder: Path, suffix: str, data: bytes) -> Path:
     """Write ``data`` to the next free ``folder/NNNN<suffix>`` via a temporary file and rename."""
     _make_dirs(folder)
     path = folder / f"{_last_number(folder, '') + 1:04d}{suffix}"
-    tmp = path.with_name(path.name + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.rename(tmp, path)
-    _fsync_dir(folder)
+    replace_file(path, data)
     return path

@@ -26,6 +26,7 @@ import socket
 import sys
 import traceback
 
+import scoreboard.durable
 import scoreboard.journal
 from scoreboard import config as configuration
 from scoreboard.app import SCREEN_ONLY, App
@@ -144,7 +145,8 @@ def next_input(rng: random.Random, phase: str, asked: bool, t: float):
 
 def main(state_dir: str, seed: int, wait_from: int, aim: str, repairing: bool) -> None:
     step = Steps(state_dir, wait_from, aim, repairing)
-    scoreboard.journal.os = AnnouncingOs(step)
+    # The journal's own writes and the archive's whole-file writes (scoreboard.durable).
+    scoreboard.journal.os = scoreboard.durable.os = AnnouncingOs(step)
     rng = random.Random(seed)
     clock = ManualClock()
     app = App(

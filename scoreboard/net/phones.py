@@ -21,6 +21,8 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from scoreboard.durable import replace_file
+
 LIFETIME = 30 * 24 * 3600.0  # seconds a pairing is good for
 FILE_NAME = "phones.json"
 NAME_LENGTH = 40
@@ -151,22 +153,7 @@ class Phones:
 
     def _write(self, phones: dict[str, Phone]) -> None:
         data = json.dumps({"phones": [asdict(p) for p in phones.values()]}, indent=1)
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
-        try:
-            self._keep_owner(fd)
-            view = memoryview(data.encode())
-            while view:
-                view = view[os.write(fd, view) :]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.rename(tmp, self.path)
-        dir_fd = os.open(self.path.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
+        replace_file(self.path, data.encode(), mode=0o600, before_rename=self._keep_owner)
 
     def _keep_owner(self, fd: int) -> None:
         """Root (`sudo scoreboard phones --revoke`) leaves the files to the folder's owner, the

@@ -14,6 +14,7 @@ import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from scoreboard.durable import replace_file
 from scoreboard.setup_screen.settings import MatchSettings, SettingsError, name_problem
 
 FILE_NAME = "setup.json"
@@ -74,22 +75,8 @@ class SetupStore:
         """Make `kept` durable; False (with a warning) if the disk refused it."""
         self.kept = kept
         data = json.dumps(kept.to_dict(), ensure_ascii=False, indent=1).encode()
-        tmp = self.path.with_name(FILE_NAME + ".tmp")
         try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o640)
-            try:
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(fd, view) :]
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            os.replace(tmp, self.path)
-            dir_fd = os.open(self.state_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-            try:
-                os.fsync(dir_fd)
-            finally:
-                os.close(dir_fd)
+            replace_file(self.path, data, mode=0o640)
         except OSError as exc:
             self.warn(f"setup: {self.path} not saved: {exc.strerror or exc}")
             return False
