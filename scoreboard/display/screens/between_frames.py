@@ -1,10 +1,13 @@
 """The statistics pages between frames and at match end (scoreboard/stats_pages.py): frame
 scores with the time each frame took, longest runs, pots and fouls, fouls by kind. Each
-player's figure is on his side, above his name and button; FOUL turns the page."""
+player's figure is on his side, above his name and button. Between frames FOUL turns the
+page; at match end FOUL opens the setup screen and the pages turn by time only, so the
+title says "FOUL" only where FOUL turns them."""
 
 from scoreboard.display.canvas import ROWS
 from scoreboard.display.screens.parts import KINDS, buttons, frames_text
 from scoreboard.frame_clock import clock_text
+from scoreboard.phase import Phase
 from scoreboard.stats_pages import PAGES as PAGE_ORDER
 
 SHOWN_ROWS = (ROWS[1], ROWS[2], ROWS[3])  # three rows between the title and the names
@@ -21,7 +24,8 @@ def draw(c, snap, t, page: str) -> int:
         "stats": t.gettext("Statistics"),
         "fouls": t.gettext("Fouls by kind") if c.wide else t.gettext("Fouls"),
     }
-    number = t.gettext("FOUL {i}/{n}").format(i=PAGE_ORDER.index(page) + 1, n=len(PAGE_ORDER))
+    label = "{i}/{n}" if snap["phase"] == Phase.MATCH_OVER else t.gettext("FOUL {i}/{n}")
+    number = label.format(i=PAGE_ORDER.index(page) + 1, n=len(PAGE_ORDER))
     c.bar(ROWS[0], "{s}", right=number, s=titles[page])
     {"frames": _frames, "stats": _figures, "fouls": _fouls}[page](c, snap, t)
     # A or B: the next frame, as on the result page; the names say whose figures are where.
