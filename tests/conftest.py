@@ -1,5 +1,8 @@
 """Settings and fixtures every test shares."""
 
+import os
+import tempfile
+
 import broker as mosquitto
 import pytest
 from app_screens import JournalCheckingScreen
@@ -8,6 +11,18 @@ from hypothesis import HealthCheck, settings
 from scoreboard import config as configuration
 from scoreboard.app import App
 from scoreboard.loop import ManualClock
+
+# The tests' files (tmp_path, and every temporary file of the processes they start) go to RAM:
+# the journal syncs every record, and on a disk shared with other work each fsync waits for it
+# (a third of the suite's time). No test can tell: a sync is never undone by a kill, and the
+# storage-fault tests mount their own tmpfs, chattr +i and chmod, which tmpfs keeps too.
+# An explicit TMPDIR or --basetemp is followed, and a small /dev/shm (a container's) is not used.
+RAM = "/dev/shm"
+if "TMPDIR" not in os.environ and os.access(RAM, os.W_OK):
+    free = os.statvfs(RAM)
+    if free.f_bavail * free.f_frsize >= 1 << 30:
+        os.environ["TMPDIR"] = RAM
+        tempfile.tempdir = None  # gettempdir() looks again
 
 # No test may depend on the machine's speed (CI is a busy machine): hypothesis's per-example
 # deadline would turn a slow moment into a failure, so it is off for every property test, and

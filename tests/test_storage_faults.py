@@ -16,10 +16,12 @@ Mounting a tmpfs, chattr and setpriv need root: CI runs as root; elsewhere they 
 import contextlib
 import errno
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -186,6 +188,15 @@ def fill(folder: Path) -> Path:
         except OSError as exc:
             assert exc.errno == errno.ENOSPC
     return filler
+
+
+@pytest.fixture
+def tmp_path(tmp_path):
+    """A folder on the disk, not in the RAM where tests/conftest.py puts the others: tmpfs lets
+    a file opened before `chattr +i` be written on, so the immutable journal would never fail."""
+    folder = Path(tempfile.mkdtemp(prefix="scoreboard-storage-", dir="/var/tmp"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture
