@@ -2,10 +2,13 @@
 
 import errno
 import fcntl
+import gc
 import os
 import zlib
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from scoreboard import journal
 from scoreboard.journal import Journal, JournalError, encode, parse
@@ -14,6 +17,9 @@ RECORD = encode(["break A"], 1)
 
 
 def open_fds() -> int:
+    # Collect first: a file object some earlier test left unclosed is closed whenever the
+    # garbage collector happens to run, which would move the count without this test's doing.
+    gc.collect()
     return len(os.listdir("/proc/self/fd"))
 
 
@@ -299,3 +305,69 @@ def test_a_journal_on_descriptor_0_can_bring_back_an_archived_match(tmp_path):
         os.close(saved)
         os.close(lock)
     assert journal.read_journal(tmp_path).lines == ["break A", "shot pots=1"]
+
+
+def archive_files(state_dir) -> dict[str, bytes]:
+    folder = state_dir / journal.ARCHIVE_DIR
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def test_finding_the_newest_match_without_keep_index_writes_nothing_to_the_archive(tmp_path):
+    # `status` and `history` only read: a missing index is not mended unless asked.
+    with Journal(tmp_path) as j:
+        for n in range(2):
+            j.append([f"race {n + 1}"])
+            j.archive({"n": n})
+    (tmp_path / journal.ARCHIVE_DIR / journal.INDEX_NAME).unlink()
+    before = archive_files(tmp_path)
+    assert journal.last_archived(tmp_path).number == 2
+    assert archive_files(tmp_path) == before
+    assert journal.last_archived(tmp_path, keep_index=True).number == 2
+    assert archive_files(tmp_path) == {**before, journal.INDEX_NAME: b"2"}
+
+
+def test_with_a_good_index_the_newest_match_is_found_without_listing_the_archive(
+    tmp_path, monkeypatch
+):
+    with Journal(tmp_path) as j:
+        for n in range(3):
+            j.append([f"race {n + 1}"])
+            j.archive({"n": n})
+    monkeypatch.setattr(os, "listdir", lambda path=".": pytest.fail(f"listed {path}"))
+    newest = journal.last_archived(tmp_path)
+    assert (newest.number, newest.lines(), newest.meta["n"]) == (3, ["race 3"], 2)
+
+
+def test_with_a_good_index_the_next_match_is_archived_without_listing_the_archive(
+    tmp_path, monkeypatch
+):
+    with Journal(tmp_path) as j:
+        j.append(["race 1"])
+        j.archive({})
+        j.append(["race 2"])
+        monkeypatch.setattr(os, "listdir", lambda path=".": pytest.fail(f"listed {path}"))
+        assert j.archive({}).name == "0002.log"
+        monkeypatch.undo()
+    assert archive_files(tmp_path)[journal.INDEX_NAME] == b"2"
+    assert journal.last_archived(tmp_path).lines() == ["race 2"]
+
+
+@given(st.integers(2, 10**6), st.integers(2, 10**6))
+def test_a_record_renumbered_after_its_crc_was_taken_is_a_bad_checksum(seq, other):
+    assume(other != seq)
+    good = encode(["shot pots=1"], seq)
+    renumbered = good.replace(b" %d\n" % seq, b" %d\n" % other)
+    replay = parse(RECORD + renumbered)
+    assert replay.lines == ["break A"]
+    assert (replay.torn.kept_bytes, replay.torn.reason) == (len(RECORD), "bad checksum")
+
+
+@pytest.mark.parametrize("tail", [b"_2", b"\t2", b"02", b" 02", b" 2x", b" +2", b" ", b"  2"])
+def test_a_marker_is_the_crc_a_space_and_the_number_in_plain_decimal_without_leading_zeros(tail):
+    # Even with its CRC right for the digits it carries, no other spelling is a record's end.
+    body = b"shot pots=1\n"
+    digits = tail[1:]
+    data = RECORD + body + b"=%08x" % zlib.crc32(digits, zlib.crc32(body)) + tail + b"\n"
+    replay = parse(data)
+    assert replay.lines == ["break A"]
+    assert (replay.torn.kept_bytes, replay.torn.reason) == (len(RECORD), "bad checksum")

@@ -128,3 +128,27 @@ class CrashingAppliance(RuleBasedStateMachine):
 
 TestCrashingAppliance = CrashingAppliance.TestCase
 TestCrashingAppliance.settings = settings(max_examples=40, stateful_step_count=20)
+
+
+def build_numbered(records):
+    """As `Journal` writes them: records numbered 1, 2, 3 ..., the number under the CRC."""
+    data, ends = b"", []
+    for seq, record in enumerate(records, 1):
+        data += encode(record, seq)
+        ends.append(len(data))
+    return data, ends
+
+
+@given(RECORDS, st.data())
+def test_any_single_bit_flip_in_a_numbered_journal_drops_its_record_and_everything_after(
+    records, data_
+):
+    data, ends = build_numbered(records)
+    offset = data_.draw(st.integers(0, len(data) - 1))
+    bit = data_.draw(st.integers(0, 7))
+    damaged = bytearray(data)
+    damaged[offset] ^= 1 << bit
+    index = next(i for i, end in enumerate(ends) if offset < end)
+    replay = parse(bytes(damaged))
+    assert replay.lines == flat(records[:index])
+    assert replay.torn.kept_bytes == (ends[index - 1] if index else 0)
