@@ -17,6 +17,7 @@ from tests.browser import chromium
 pytestmark = pytest.mark.asyncio
 GALLERY = Path(__file__).parent.parent / "docs" / "gallery" / "web"
 PHONE = {"width": 360, "height": 640}
+START = 1_700_000_000_000  # ms since 1970: any fixed moment for a page's stopped clock
 LOADED = "!document.getElementById('board').classList.contains('waiting')"
 
 
@@ -78,7 +79,12 @@ async def test_the_live_page_says_connection_lost_5_s_after_the_last_heartbeat(
     server, url = await serve(aiohttp_server, tmp_path, heartbeat=3600)  # none comes
     async with chromium() as browser:
         page = await browser.new_page(viewport=PHONE)
-        await page.clock.install()  # the page's time, moved by the test
+        # The page's time, stopped before the page loads: it moves only when the test says.
+        # Installed, it flows with real time (a slow page load or test step on a busy machine
+        # counted towards the 5 s); pause_at must be ahead of it, so an hour on (the blank
+        # page has no timers to run).
+        await page.clock.install(time=START)
+        await page.clock.pause_at(START + 3_600_000)
         await page.goto(url + "/")
         await page.wait_for_function(LOADED, timeout=PATIENCE * 1000)
         server.app[HUB].current = None  # a reconnect would not hear the state either
