@@ -195,7 +195,7 @@ def test_a_penalty_ball_from_the_board_is_journaled_so_a_resend_cannot_score(mak
 def test_systemd_ready_after_the_first_frame_and_watchdog_from_the_loop(tmp_path, monkeypatch):
     import socket
 
-    import sdnotify
+    from scoreboard.service import systemd_notifier
 
     sock_path = str(tmp_path / "notify.sock")
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
@@ -211,7 +211,7 @@ def test_systemd_ready_after_the_first_frame_and_watchdog_from_the_loop(tmp_path
         state_dir=state,
         screens=[screen],
         clock=clock,
-        notifier=sdnotify.SystemdNotifier(),
+        notifier=systemd_notifier(),  # as `scoreboard run` makes it
         log=lambda m: None,
     )
     app.start()

@@ -1,12 +1,13 @@
 """`scoreboard run` as systemd starts it: config, logging to stderr, SIGTERM, exit codes."""
 
+import contextlib
 import os
 import signal
 import socket
 import subprocess
 import sys
 
-WAIT = 120  # seconds: a bound on a hang, never slept; a busy machine may be slow
+WAIT = 300  # seconds: a bound on a hang, never slept; a busy machine may be slow
 
 CONFIG = """
 [match]
@@ -22,10 +23,10 @@ log_level = "{level}"
 """
 
 
-def start(tmp_path, level="info", text=CONFIG, notify=None):
+def start(tmp_path, level="info", text=CONFIG, notify=None, **environ):
     path = tmp_path / "scoreboard.toml"
     path.write_text(text.format(state=tmp_path / "state", level=level))
-    env = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock"}  # gpiozero's own mock pins
+    env = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock", **environ}  # gpiozero's mock pins
     if notify:
         env["NOTIFY_SOCKET"] = notify
     return subprocess.Popen(
@@ -51,7 +52,7 @@ def test_run_with_log_level_warning_says_nothing_when_all_is_well(tmp_path):
     sock_path = str(tmp_path / "notify")
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
         sock.bind(sock_path)
-        sock.settimeout(30)
+        sock.settimeout(WAIT)
         proc = start(tmp_path, level="warning", notify=sock_path)
         while b"READY=1" not in sock.recv(4096):
             pass
@@ -71,7 +72,42 @@ def test_run_with_a_value_out_of_range_names_the_key_and_line_and_exits_2(tmp_pa
     assert not (tmp_path / "state" / "journal.log").exists()  # nothing started
 
 
-def wait_for(path, text, proc, timeout=120):
+def full_notify_socket(path: str) -> socket.socket:
+    """A notify socket whose reader is behind: its queue (net.unix.max_dgram_qlen) is full."""
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(path)
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as writer:
+        writer.connect(path)
+        writer.setblocking(False)
+        with contextlib.suppress(BlockingIOError):
+            while True:
+                writer.send(b"STATUS=queued by the test")
+    return sock
+
+
+def test_a_full_notify_queue_never_holds_the_loop_and_sigterm_still_stops_it(tmp_path):
+    """systemd's notify socket read late: READY=1 and the watchdog pings find its queue full.
+    A blocking send stopped the loop there for good (no reload, no page turn), and a SIGTERM
+    ran its handler but could not end the loop; now a ping that does not fit is dropped."""
+    sock_path = str(tmp_path / "notify")
+    with full_notify_socket(sock_path):
+        proc = start(tmp_path, notify=sock_path, WATCHDOG_USEC="200000")  # a ping each 0.1 s
+        try:
+            # The handlers are in place once it says it runs; READY=1 follows the first frame.
+            assert proc.stderr.readline().startswith("INFO scoreboard running, state in")
+            config, journal = tmp_path / "scoreboard.toml", tmp_path / "state" / "journal.log"
+            config.write_text(config.read_text().replace("Тарас", "Петро"))
+            proc.send_signal(signal.SIGHUP)
+            assert wait_for(journal, "players Олена Петро", proc)  # the loop goes on past READY
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(timeout=WAIT) == 0
+        finally:
+            if proc.poll() is None:  # a failed test leaves no table running
+                proc.kill()
+                proc.wait()
+
+
+def wait_for(path, text, proc, timeout=WAIT):
     """The journal or the log holding `text`: a bound on a hang, not on speed."""
     import time
 
@@ -88,7 +124,7 @@ def test_sighup_reloads_the_config_without_a_restart_and_a_broken_one_is_refused
     sock_path = str(tmp_path / "notify")
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
         sock.bind(sock_path)
-        sock.settimeout(120)
+        sock.settimeout(WAIT)
         proc = start(tmp_path, notify=sock_path)
         while b"READY=1" not in sock.recv(4096):
             pass
@@ -103,11 +139,11 @@ def test_sighup_reloads_the_config_without_a_restart_and_a_broken_one_is_refused
     assert "this match has the new players and settings" in said
     assert proc.poll() is None  # still running
     proc.send_signal(signal.SIGTERM)
-    assert proc.wait(timeout=60) == 0
+    assert proc.wait(timeout=WAIT) == 0
     assert "Traceback" not in said + proc.stderr.read()
 
 
-def read_until(proc, text, timeout=120):
+def read_until(proc, text, timeout=WAIT):
     """stderr up to the line holding `text` (a bound on a hang, not on speed). Read from the
     pipe itself: a buffered readline can take two lines off the pipe and return one, and
     select() then never says the second is there."""

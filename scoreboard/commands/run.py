@@ -34,11 +34,11 @@ def configure_logging(config) -> None:
 
 
 def run(args) -> int:
-    import sdnotify
     from gpiozero.exc import BadPinFactory
 
     from scoreboard.appliance import Appliance
     from scoreboard.journal import JournalError
+    from scoreboard.service import systemd_notifier
 
     try:
         config = configuration.load(args.config)
@@ -49,7 +49,7 @@ def run(args) -> int:
         appliance = Appliance(
             config,
             state_dir=args.state_dir or config.service.state_dir,
-            notifier=sdnotify.SystemdNotifier(),
+            notifier=systemd_notifier(),
         )
     except JournalError as exc:
         raise UsageError(str(exc)) from None
