@@ -371,3 +371,52 @@ def test_a_marker_is_the_crc_a_space_and_the_number_in_plain_decimal_without_lea
     replay = parse(data)
     assert replay.lines == ["break A"]
     assert (replay.torn.kept_bytes, replay.torn.reason) == (len(RECORD), "bad checksum")
+
+
+def test_closing_a_journal_on_descriptor_0_closes_descriptor_0(tmp_path):
+    # fd 0 is a file like any other: a journal holding it must let it go, or it leaks.
+    lock = journal.lock_state_dir(tmp_path)
+    saved = os.dup(0)
+    os.close(0)
+    try:
+        j = Journal(tmp_path, lock=lock)
+        assert j._fd == 0
+        j.close()
+        with pytest.raises(OSError) as closed:
+            os.fstat(0)
+        assert closed.value.errno == errno.EBADF
+    finally:
+        os.dup2(saved, 0)
+        os.close(saved)
+        os.close(lock)
+
+
+def test_closing_a_journal_whose_own_lock_is_descriptor_0_closes_descriptor_0(tmp_path):
+    saved = os.dup(0)
+    os.close(0)
+    try:
+        j = Journal(tmp_path)  # takes the lock itself: the directory is opened first, as fd 0
+        assert j._lock == 0
+        j.close()
+        with pytest.raises(OSError) as closed:
+            os.fstat(0)
+        assert closed.value.errno == errno.EBADF
+    finally:
+        os.dup2(saved, 0)
+        os.close(saved)
+    with Journal(tmp_path):  # and the directory is free again
+        pass
+
+
+def test_closing_a_journal_twice_closes_no_one_elses_descriptor(tmp_path):
+    saved = os.dup(1)  # stdout: the lowest descriptor a stale number could point at
+    try:
+        j = Journal(tmp_path)
+        j.close()
+        before = open_fds()
+        j.close()
+        assert open_fds() == before
+        os.fstat(1)  # still open
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
