@@ -5,6 +5,7 @@ import fcntl
 import gc
 import os
 import zlib
+from pathlib import Path
 
 import pytest
 from hypothesis import assume, given
@@ -420,3 +421,20 @@ def test_closing_a_journal_twice_closes_no_one_elses_descriptor(tmp_path):
     finally:
         os.dup2(saved, 1)
         os.close(saved)
+
+
+def test_a_state_folder_another_process_makes_at_the_same_moment_is_no_error(tmp_path, monkeypatch):
+    # Two processes starting together on a fresh card both find the folders missing; the one
+    # that makes them second must still get to the lock (or its refusal), not FileExistsError.
+    real_mkdir = Path.mkdir
+
+    def the_other_process_was_first(self, *args, **kwargs):
+        os.mkdir(self)
+        return real_mkdir(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "mkdir", the_other_process_was_first)
+    with Journal(tmp_path / "var" / "scoreboard") as j:
+        j.append(["break A"])
+        j.archive({})
+    monkeypatch.undo()
+    assert journal.last_archived(tmp_path / "var" / "scoreboard").lines() == ["break A"]
