@@ -438,3 +438,15 @@ def test_a_state_folder_another_process_makes_at_the_same_moment_is_no_error(tmp
         j.archive({})
     monkeypatch.undo()
     assert journal.last_archived(tmp_path / "var" / "scoreboard").lines() == ["break A"]
+
+
+def test_a_file_in_the_state_folders_place_once_made_is_refused_not_locked(tmp_path, monkeypatch):
+    # The folder was there when made, then something put a file in its place: the lock is
+    # taken only on a directory, and nothing stays open.
+    place = tmp_path / "state"
+    place.write_text("not a folder")
+    monkeypatch.setattr(journal, "_make_dirs", lambda path: None)
+    before = open_fds()
+    with pytest.raises(NotADirectoryError):
+        journal.lock_state_dir(place)
+    assert open_fds() == before
