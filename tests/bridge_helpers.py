@@ -14,7 +14,7 @@ from scoreboard.appliance import Appliance
 from scoreboard.display import create_displays
 from scoreboard.loop import ManualClock
 
-PATIENCE = 30.0  # seconds: only how long a broken test takes to fail, never a measure
+PATIENCE = 300.0  # seconds: only how long a broken test takes to fail, never a measure
 
 
 def web_config(**web):

@@ -60,7 +60,7 @@ class Feed:
         return message
 
 
-async def until(check, *, what: str, patience: float = 60.0):
+async def until(check, *, what: str, patience: float = 300.0):
     """Poll `check` on the asyncio loop until true; the bound only turns a hang into a
     failure (real processes and a real broker answer in their own time)."""
     loop = asyncio.get_running_loop()

@@ -45,7 +45,7 @@ def client(broker, user):
 
 
 def publish(c, topic, payload=b"x"):
-    c.publish(topic, payload, qos=1).wait_for_publish(timeout=30)
+    c.publish(topic, payload, qos=1).wait_for_publish(timeout=300)
 
 
 def test_a_table_cannot_write_another_tables_topics(secured):

@@ -32,7 +32,7 @@ class Sim:
         self.proc.stdin.write(keys.encode())
         self.proc.stdin.flush()
 
-    def wait_for(self, text: str, timeout: float = 120.0) -> str:
+    def wait_for(self, text: str, timeout: float = 300.0) -> str:
         deadline = time.monotonic() + timeout
         while text.encode() not in self.out:
             left = deadline - time.monotonic()
@@ -46,7 +46,7 @@ class Sim:
     def quit(self) -> int:
         self.key("q")
         self.proc.stdin.close()
-        return self.proc.wait(timeout=120)
+        return self.proc.wait(timeout=300)
 
 
 def test_keys_drive_the_real_appliance_and_a_restart_resumes(tmp_path):

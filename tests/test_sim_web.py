@@ -18,7 +18,7 @@ def free_port() -> int:
 
 def get(url: str):
     """The JSON at `url` once the server answers (it starts beside the sim)."""
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 300
     while True:
         try:
             with urllib.request.urlopen(url, timeout=10) as response:
@@ -39,7 +39,7 @@ def test_sim_web_serves_the_table_on_localhost_only(tmp_path):
         assert get(url + "api/state")["phase"] == "lag"
         sim.key("a")  # A breaks
         sim.wait_for("phase break")
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + 300
         while get(url + "api/state")["phase"] != "break":
             assert time.monotonic() < deadline
             time.sleep(0.05)
