@@ -9,6 +9,7 @@ import shutil
 import pytest
 
 CHROMIUM = os.environ.get("SCOREBOARD_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+LAUNCH_PATIENCE_MS = 300_000  # a bound on a hang, not on speed
 # Only loopback, nothing fetched behind the test's back, no sandbox (root in CI).
 ARGS = [
     "--no-sandbox",
@@ -40,7 +41,10 @@ async def chromium():
     from playwright.async_api import async_playwright
 
     async with async_playwright() as playwright:
-        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        # Playwright's own 30 s bound on the start: a busy machine may need longer.
+        browser = await playwright.chromium.launch(
+            executable_path=CHROMIUM, args=ARGS, timeout=LAUNCH_PATIENCE_MS
+        )
         try:
             yield browser
         finally:

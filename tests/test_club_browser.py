@@ -79,8 +79,10 @@ def test_the_hall_page_draws_every_table_and_follows_a_change(broker, tmp_path, 
         publishers[-1].stop()
         await until(lambda: club.hall.tables["t6"].online is False, what="t6 offline")
         async with playwright.async_playwright() as p:
-            browser = await p.chromium.launch(executable_path=chromium)
+            # Bounds on a hang, not on speed (Playwright's default is 30 s).
+            browser = await p.chromium.launch(executable_path=chromium, timeout=300_000)
             page = await browser.new_page(viewport={"width": 1280, "height": 720})
+            page.set_default_timeout(300_000)
             await page.goto(f"http://127.0.0.1:{port}/")
             await page.wait_for_function(
                 f"document.querySelectorAll('.card').length == {len(TABLES)}"
@@ -100,6 +102,7 @@ def test_the_hall_page_draws_every_table_and_follows_a_change(broker, tmp_path, 
                 await page.screenshot(path=str(GALLERY / "club.png"))
             # The overlay: transparent but for its bar.
             overlay = await browser.new_page()
+            overlay.set_default_timeout(300_000)
             await overlay.goto(f"http://127.0.0.1:{port}/table/t2/overlay")
             await overlay.wait_for_selector("#bar:not([hidden])")
             background = await overlay.evaluate("getComputedStyle(document.body).backgroundColor")
