@@ -87,6 +87,19 @@ def test_long_block_seen_only_by_edges_is_still_stuck_not_a_pot():
     assert kinds(count([(100, True), (2500, False)], end=9000)) == [STUCK, CLEARED]
 
 
+def test_after_a_stuck_beam_seen_only_by_edges_the_pocket_is_idle_and_counts_the_next_ball():
+    # The stuck span is over once it is reported: the counter is idle, and a ball that
+    # comes after the clear time counts once, at its start.
+    counter = PocketCounter()
+    counter.edge(True, 100)
+    counter.edge(False, 2500)
+    assert kinds(counter.poll(2510)) == [STUCK, CLEARED]
+    assert counter.idle() and counter.due() is None
+    counter.edge(True, 5000)
+    counter.edge(False, 5050)
+    assert counter.poll(5060) == [(POT, 5000)]
+
+
 @settings(max_examples=300, deadline=None)
 @given(
     balls=st.lists(
