@@ -141,7 +141,6 @@ class Lifecycle:
             transitions=[_plain(t) for t in TRANSITIONS],
             initial=str(phase),
             auto_transitions=False,
-            queued=True,
         )
         # Which kinds of event each phase takes, read off the machine itself.
         self._takes = {
@@ -192,7 +191,7 @@ class Lifecycle:
         phase = self.state
         if kind in self._takes[phase]:
             return None
-        return REFUSALS.get((kind, phase), Refusal(f"not allowed in phase {phase}"))
+        return REFUSALS[(kind, phase)]  # every refused (kind, phase) has its words
 
     def _judge(self, event: Event, phase: str) -> tuple[MatchState, str]:
         """The pure rules: the next rules state and what the event came to."""

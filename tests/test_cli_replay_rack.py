@@ -93,6 +93,16 @@ def test_lifecycle_diagram_in_docs_is_every_transition_of_the_machine():
     assert Path(__file__).parent.parent.joinpath("docs/lifecycle.md").read_text() == markdown()
 
 
+def test_the_lifecycle_diagram_is_drawn_by_the_mermaid_engine_it_asks_for(caplog):
+    # Not by a fallback: `transitions` warns on each engine it cannot import on the way
+    # there (pygraphviz, then graphviz), and `make diagram` must say nothing but the diagram.
+    from scoreboard.lifecycle import diagram
+
+    with caplog.at_level("WARNING"):
+        assert diagram().startswith("---\nFrame lifecycle\n---\nstateDiagram-v2")
+    assert caplog.records == []
+
+
 def test_replay_png_writes_the_final_screen_at_the_devices_resolution(tmp_path, capsys):
     from PIL import Image
 
