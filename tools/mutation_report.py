@@ -4,7 +4,8 @@ Killed counts the mutants some test failed on (a timeout too: the suite noticed)
 counts those every test passed with, and those no test ran. Each survivor must be explained
 in tests/MUTANTS.md (one line naming it): the script lists those that are not. Exits 1 when a
 module is under 90 % or not wholly checked, the total under 95 %, or a survivor is
-unexplained; 2 with no results.
+unexplained; 2 with no results. `--survivors` only lists the survivors' names, one a line
+(`make mutate` runs them again, so a test written since their run can kill them).
 """
 
 import json
@@ -52,7 +53,16 @@ def line(name: str, killed: int, survived: int, unchecked: int) -> str:
     return text + (f"  ({unchecked} not checked)" if unchecked else "")
 
 
+def surviving() -> list[str]:
+    return [
+        name for codes in results().values() for name, code in codes.items() if code in SURVIVED
+    ]
+
+
 def main() -> int:
+    if sys.argv[1:] == ["--survivors"]:
+        print("\n".join(surviving()))
+        return 0
     found = results()
     if not found:
         print("no mutation results in mutants/: run `make mutate`")
