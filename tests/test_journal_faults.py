@@ -5,6 +5,7 @@ import fcntl
 import gc
 import os
 import zlib
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,19 @@ from scoreboard import journal
 from scoreboard.journal import Journal, JournalError, encode, parse
 
 RECORD = encode(["break A"], 1)
+
+
+@contextmanager
+def descriptor_0_closed():
+    """Descriptor 0 closed, as a daemon started with stdin closed has it: the next file
+    opened gets fd 0. Put back after."""
+    saved = os.dup(0)
+    os.close(0)
+    try:
+        yield
+    finally:
+        os.dup2(saved, 0)
+        os.close(saved)
 
 
 def open_fds() -> int:
@@ -173,18 +187,15 @@ def test_after_a_failed_write_is_undone_each_record_is_one_fsync_again(tmp_path,
 def test_a_journal_on_descriptor_0_works(tmp_path):
     # A daemon started with stdin closed gets fd 0 for the first file it opens.
     lock = journal.lock_state_dir(tmp_path)
-    saved = os.dup(0)
-    os.close(0)
     try:
-        j = Journal(tmp_path, lock=lock)
-        assert j._fd == 0
-        j.append(["break A"])
-        j.archive({})
-        j.append(["break B"])
-        j.close()
+        with descriptor_0_closed():
+            j = Journal(tmp_path, lock=lock)
+            assert j._fd == 0
+            j.append(["break A"])
+            j.archive({})
+            j.append(["break B"])
+            j.close()
     finally:
-        os.dup2(saved, 0)
-        os.close(saved)
         os.close(lock)
     assert journal.read_journal(tmp_path).lines == ["break B"]
     assert journal.last_archived(tmp_path).lines() == ["break A"]
@@ -290,20 +301,17 @@ def test_a_closed_journal_refuses_to_unarchive(tmp_path):
 
 def test_a_journal_on_descriptor_0_can_bring_back_an_archived_match(tmp_path):
     lock = journal.lock_state_dir(tmp_path)
-    saved = os.dup(0)
-    os.close(0)
     try:
-        j = Journal(tmp_path, lock=lock)
-        assert j._fd == 0
-        j.append(["break A"])
-        j.archive({})
-        j.append(["players X Y"])
-        j.unarchive(1)
-        j.append(["shot pots=1"])
-        j.close()
+        with descriptor_0_closed():
+            j = Journal(tmp_path, lock=lock)
+            assert j._fd == 0
+            j.append(["break A"])
+            j.archive({})
+            j.append(["players X Y"])
+            j.unarchive(1)
+            j.append(["shot pots=1"])
+            j.close()
     finally:
-        os.dup2(saved, 0)
-        os.close(saved)
         os.close(lock)
     assert journal.read_journal(tmp_path).lines == ["break A", "shot pots=1"]
 
@@ -377,34 +385,26 @@ def test_a_marker_is_the_crc_a_space_and_the_number_in_plain_decimal_without_lea
 def test_closing_a_journal_on_descriptor_0_closes_descriptor_0(tmp_path):
     # fd 0 is a file like any other: a journal holding it must let it go, or it leaks.
     lock = journal.lock_state_dir(tmp_path)
-    saved = os.dup(0)
-    os.close(0)
     try:
-        j = Journal(tmp_path, lock=lock)
-        assert j._fd == 0
-        j.close()
-        with pytest.raises(OSError) as closed:
-            os.fstat(0)
-        assert closed.value.errno == errno.EBADF
+        with descriptor_0_closed():
+            j = Journal(tmp_path, lock=lock)
+            assert j._fd == 0
+            j.close()
+            with pytest.raises(OSError) as closed:
+                os.fstat(0)
+            assert closed.value.errno == errno.EBADF
     finally:
-        os.dup2(saved, 0)
-        os.close(saved)
         os.close(lock)
 
 
 def test_closing_a_journal_whose_own_lock_is_descriptor_0_closes_descriptor_0(tmp_path):
-    saved = os.dup(0)
-    os.close(0)
-    try:
+    with descriptor_0_closed():
         j = Journal(tmp_path)  # takes the lock itself: the directory is opened first, as fd 0
         assert j._lock == 0
         j.close()
         with pytest.raises(OSError) as closed:
             os.fstat(0)
         assert closed.value.errno == errno.EBADF
-    finally:
-        os.dup2(saved, 0)
-        os.close(saved)
     with Journal(tmp_path):  # and the directory is free again
         pass
 
