@@ -77,11 +77,21 @@ def test_record_format_is_readable_text_with_its_number_in_the_marker():
 
 
 @pytest.mark.parametrize(
-    "bad", [[], [""], ["=deadbeef"], ["shot\npots=1"], ["tab\there"], ["nul\x00"], ["del\x7f"]]
+    ("bad", "says"),
+    [
+        ([], "a journal record needs at least one line"),
+        ([""], "not a journal line: ''"),
+        (["=deadbeef"], "not a journal line: '=deadbeef'"),
+        (["shot\npots=1"], "control character in journal line: 'shot\\npots=1'"),
+        (["tab\there"], "control character in journal line: 'tab\\there'"),
+        (["nul\x00"], "control character in journal line: 'nul\\x00'"),
+        (["del\x7f"], "control character in journal line: 'del\\x7f'"),
+    ],
 )
-def test_lines_a_record_cannot_hold_are_refused(tmp_path, bad):
-    with Journal(tmp_path) as j, pytest.raises(ValueError):
+def test_lines_a_record_cannot_hold_are_refused_saying_which_and_why(tmp_path, bad, says):
+    with Journal(tmp_path) as j, pytest.raises(ValueError) as refused:
         j.append(bad)
+    assert str(refused.value) == says
     assert read_journal(tmp_path).lines == []
 
 

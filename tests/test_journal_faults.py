@@ -113,6 +113,58 @@ def test_a_failed_write_and_its_undo_leak_no_descriptor(tmp_path, monkeypatch):
     assert journal.read_journal(tmp_path).lines == ["break A", "shot pots=2"]
 
 
+def fail_after_half_a_record(monkeypatch):
+    """The next write puts half its bytes on disk, and the one after finds the disk full."""
+    real_write = os.write
+
+    def full(fd, data):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    def half(fd, data):
+        monkeypatch.setattr(journal.os, "write", full)
+        return real_write(fd, data[: len(data) // 2])
+
+    monkeypatch.setattr(journal.os, "write", half)
+
+
+def test_a_record_half_written_when_the_disk_fills_is_cut_back_to_every_record_before_it(
+    tmp_path, monkeypatch
+):
+    path = tmp_path / journal.JOURNAL_NAME
+    with Journal(tmp_path) as j:
+        j.append(["break A"])
+        j.append(["shot pots=1"])
+        j.append(["shot"])
+        before = path.read_bytes()
+        fail_after_half_a_record(monkeypatch)
+        with pytest.raises(JournalError, match="No space left"):
+            j.append(["shot pots=2"])
+        assert path.read_bytes() == before  # the half record is gone, and only it
+        monkeypatch.undo()
+        j.append(["shot pots=3"])
+    assert journal.read_journal(tmp_path).lines == ["break A", "shot pots=1", "shot", "shot pots=3"]
+
+
+def test_after_a_torn_tail_is_set_aside_a_half_written_record_is_cut_back_to_the_good_records(
+    tmp_path, monkeypatch
+):
+    # The journal opened on a torn tail is shorter than the file was: a failed write
+    # afterwards cuts back to the good records, never to the old length (zeros, then the
+    # next record after them, unreadable).
+    path = tmp_path / journal.JOURNAL_NAME
+    good = encode(["break A"], 1) + encode(["shot pots=1"], 2)
+    path.write_bytes(good + encode(["shot"], 3)[:-4])
+    with Journal(tmp_path) as j:
+        assert j.torn is not None and path.read_bytes() == good
+        fail_after_half_a_record(monkeypatch)
+        with pytest.raises(JournalError, match="No space left"):
+            j.append(["shot pots=2"])
+        assert path.read_bytes() == good
+        monkeypatch.undo()
+        j.append(["shot pots=3"])
+    assert journal.read_journal(tmp_path).lines == ["break A", "shot pots=1", "shot pots=3"]
+
+
 def test_an_archive_the_disk_refuses_is_an_error_and_the_match_stays(tmp_path):
     (tmp_path / journal.ARCHIVE_DIR).write_text("a file where the archive folder goes")
     with Journal(tmp_path) as j:
@@ -465,6 +517,17 @@ def test_an_index_naming_a_match_no_longer_in_the_archive_is_not_believed(tmp_pa
     for s in (".log", ".json"):
         (folder / f"0003{s}").unlink()  # taken out by hand; the index still says 3
     assert journal.last_archived(tmp_path).lines() == ["race 2"]
+
+
+def test_an_index_in_anything_but_ascii_digits_is_not_believed(tmp_path):
+    # The table writes the index in ASCII digits; a "3" in another script (here Arabic-Indic,
+    # which int() would take) is not its writing, so the archive is listed instead. With a
+    # gap after match 3 the index would otherwise pass its checks and name the wrong match.
+    folder = archived(tmp_path, 5)
+    for s in (".log", ".json"):
+        (folder / f"0004{s}").unlink()
+    (folder / journal.INDEX_NAME).write_text("\u0663", encoding="utf-8")
+    assert journal.last_archived(tmp_path).lines() == ["race 5"]
 
 
 def test_an_index_one_behind_a_match_whose_metadata_is_gone_is_stale(tmp_path):
