@@ -19,6 +19,7 @@ from scoreboard.loop import ManualClock
 # lets a file already open be written after chattr +i.
 # An explicit TMPDIR or --basetemp is followed, and a small /dev/shm (a container's) is not used.
 RAM = "/dev/shm"
+TMPDIR_GIVEN = "TMPDIR" in os.environ  # before this file sets it
 if "TMPDIR" not in os.environ and os.access(RAM, os.W_OK):
     free = os.statvfs(RAM)
     if free.f_bavail * free.f_frsize >= 1 << 30:
@@ -30,6 +31,12 @@ if "TMPDIR" not in os.environ and os.access(RAM, os.W_OK):
 # so is its health check that generating the data is too slow.
 settings.register_profile("scoreboard", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("scoreboard")
+
+
+@pytest.fixture
+def tmp_path_was_given(request) -> bool:
+    """Whether --basetemp or an explicit TMPDIR says where tmp_path is (not this file's RAM)."""
+    return bool(request.config.option.basetemp) or TMPDIR_GIVEN
 
 
 @pytest.fixture

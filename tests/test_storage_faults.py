@@ -75,6 +75,7 @@ class Scoreboard:
 
     def __init__(self, tmp_path: Path, state: Path, *, prefix=()):
         self.state = state
+        self.closed = False
         self.shots = tmp_path / "shots"
         self.shots.mkdir(exist_ok=True)
         self.board, port = SimulatedBoard.open_pty(time.monotonic)
@@ -100,14 +101,21 @@ class Scoreboard:
             text=True,
         )
         self.log: list[str] = []
-        threading.Thread(target=self._read_log, daemon=True).start()
+        self.logger = threading.Thread(target=self._read_log, name="log", daemon=True)
+        self.logger.start()
         self.config = configuration.load(config)
         # Read as systemd reads it, at once: its queue holds 10 messages, and one read late
         # (as this test once did, one per poll) drops the pings that do not fit.
         self.notified: list[bytes] = []
-        threading.Thread(target=self._read_notify, daemon=True).start()
-        # After the first frame systemd is told READY, then WATCHDOG from the loop.
-        wait_until("READY=1 (the service is up)", lambda: b"READY=1" in self._notified())
+        self.reader = threading.Thread(target=self._read_notify, name="notify", daemon=True)
+        self.reader.start()
+        # After the first frame systemd is told READY, then WATCHDOG from the loop. A test that
+        # fails here never gets this object: it leaves no process, board or reader behind.
+        try:
+            wait_until("READY=1 (the service is up)", lambda: b"READY=1" in self._notified())
+        except BaseException:
+            self.close()
+            raise
 
     def _read_notify(self):
         while self.notify.fileno() >= 0:
@@ -163,9 +171,23 @@ class Scoreboard:
         if self.alive():
             self.proc.send_signal(signal.SIGTERM)
             assert self.proc.wait(timeout=WAIT) == 0
-        self.board.close()
-        self.notify.close()
+        self.close()
         assert not any("Traceback" in line for line in self.log), "".join(self.log)
+
+    def close(self):
+        """Whatever happened: no process, board, notify socket or reader thread left over."""
+        if self.closed:
+            return  # a descriptor closed twice could be someone else's by then
+        self.closed = True
+        if self.alive():
+            self.proc.kill()
+            self.proc.wait()
+        self.board.close()
+        self.notify.close()  # the reader sees it closed within its 0.2 s timeout
+        for thread in (self.reader, self.logger):  # the log ends with the process
+            thread.join(timeout=WAIT)
+            assert not thread.is_alive(), f"the {thread.name} reader never ended"
+        self.proc.stderr.close()
 
 
 def not_saved(problem: str, *paths) -> list[tuple]:
@@ -203,9 +225,13 @@ def fill(folder: Path) -> Path:
 
 
 @pytest.fixture
-def tmp_path(tmp_path):
+def tmp_path(tmp_path, tmp_path_was_given):
     """A folder on the disk, not in the RAM where tests/conftest.py puts the others: tmpfs lets
-    a file opened before `chattr +i` be written on, so the immutable journal would never fail."""
+    a file opened before `chattr +i` be written on, so the immutable journal would never fail.
+    An explicit TMPDIR or --basetemp is followed (on tmpfs, `immutable` then skips and says why)."""
+    if tmp_path_was_given:
+        yield tmp_path
+        return
     folder = Path(tempfile.mkdtemp(prefix="scoreboard-storage-", dir="/var/tmp"))
     yield folder
     shutil.rmtree(folder, ignore_errors=True)
@@ -237,6 +263,8 @@ def immutable(tmp_path):
     paths = []
 
     def chattr(path: Path, on: bool):
+        if on and on_tmpfs(path):
+            pytest.skip(f"{path} is on tmpfs, where a file open before chattr +i is still written")
         done = subprocess.run(
             ["chattr", "+i" if on else "-i", str(path)], capture_output=True, text=True
         )
@@ -250,6 +278,11 @@ def immutable(tmp_path):
         subprocess.run(["chattr", "-i", str(path)], check=False)
 
 
+def on_tmpfs(path: Path) -> bool:
+    kind = subprocess.run(["stat", "-f", "-c", "%T", str(path)], capture_output=True, text=True)
+    return kind.stdout.strip() == "tmpfs"
+
+
 @pytest.fixture
 def running(tmp_path):
     started = []
@@ -259,11 +292,33 @@ def running(tmp_path):
         return started[-1]
 
     yield start
-    for board in started:
-        if board.alive():
-            board.proc.kill()
-            board.proc.wait()
-        board.board.close()
+    for board in started:  # a process, board and reader left by a test that failed on the way
+        board.close()
+
+
+def open_ptys() -> int:
+    return sum(os.readlink(f"/proc/self/fd/{n}") == "/dev/ptmx" for n in fds())
+
+
+def fds() -> list[str]:
+    return [n for n in os.listdir("/proc/self/fd") if os.path.exists(f"/proc/self/fd/{n}")]
+
+
+def test_a_scoreboard_that_never_says_ready_leaves_nothing_behind(tmp_path, monkeypatch):
+    """A test failing while it waits for READY=1 never gets its Scoreboard, so only __init__
+    can end the process, the board and the notify reader (which else polled all session)."""
+    real_wait = wait_until
+    monkeypatch.setattr(
+        sys.modules[__name__], "wait_until", lambda what, c: real_wait(what, c, timeout=1.0)
+    )
+    pid_file, ptys = tmp_path / "pid", open_ptys()
+    threads = set(threading.enumerate())
+    hung = ["sh", "-c", f'echo $$ > "{pid_file}"; exec sleep {WAIT}', "--"]  # never ready
+    with pytest.raises(AssertionError, match="never: READY=1"):
+        Scoreboard(tmp_path, tmp_path / "state", prefix=hung)
+    assert not Path(f"/proc/{pid_file.read_text().strip()}").exists()  # killed and reaped
+    assert [t.name for t in set(threading.enumerate()) - threads if t.is_alive()] == []
+    assert open_ptys() == ptys
 
 
 def play_two_balls(run: Scoreboard, fault_pages):
