@@ -235,6 +235,71 @@ def test_systemd_ready_after_the_first_frame_and_watchdog_from_the_loop(tmp_path
     listener.close()
 
 
+def test_ready_refused_by_a_full_notify_queue_is_sent_again_until_systemd_takes_it(
+    tmp_path, monkeypatch
+):
+    # systemd's notify queue holds net.unix.max_dgram_qlen datagrams; a full one refuses a
+    # send. A lost READY=1 would have systemd stop the table at TimeoutStartSec.
+    import socket
+
+    from scoreboard.service import RESEND_SECONDS, systemd_notifier
+
+    sock_path = str(tmp_path / "notify.sock")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(sock_path)
+    listener.setblocking(False)
+    fillers = []
+    while True:  # fill it until a fresh socket is refused: the queue, not a send buffer
+        probe = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        probe.connect(sock_path)
+        probe.setblocking(False)
+        fillers.append(probe)
+        try:
+            while True:
+                probe.send(b"FILLER")
+        except BlockingIOError:
+            pass
+        fresh = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        fresh.setblocking(False)
+        try:
+            fresh.sendto(b"FILLER", sock_path)
+        except BlockingIOError:
+            break
+        finally:
+            fresh.close()
+    monkeypatch.setenv("NOTIFY_SOCKET", sock_path)
+    monkeypatch.delenv("WATCHDOG_USEC", raising=False)
+    clock = ManualClock(0.0)
+    app = App(
+        configuration.default(),
+        state_dir=tmp_path / "state",
+        screens=[JournalCheckingScreen(tmp_path / "state")],
+        clock=clock,
+        notifier=systemd_notifier(),
+        log=lambda m: None,
+    )
+    app.start()  # READY=1 refused: the queue is full
+
+    def drain():
+        got = []
+        while True:
+            try:
+                got.append(listener.recv(100))
+            except BlockingIOError:
+                return got
+
+    assert b"READY=1" not in drain()  # systemd reads: room again
+    clock.advance(RESEND_SECONDS)
+    app.loop.run_pending()
+    assert drain() == [b"READY=1"]
+    clock.advance(10 * RESEND_SECONDS)
+    app.loop.run_pending()
+    assert drain() == []  # once taken, sent no more
+    app.close()
+    for s in fillers + [listener]:
+        s.close()
+
+
 def test_board_pots_are_remembered_across_a_new_match_and_a_cut_right_after_it(make_app, tmp_path):
     app = make_app()
     feed(app, ButtonPress("A", 1.0), Pot(2, 2.0, "board", 8, 3))
