@@ -37,6 +37,7 @@ Only one process may use a state directory: it holds an exclusive ``flock`` on t
 itself (not on a file in it, which could be deleted to let a second process in).
 """
 
+import contextlib
 import fcntl
 import json
 import os
@@ -433,12 +434,13 @@ def _listed_number(folder: Path, suffix: str) -> int:
 
 def _write_index(folder: Path, number: int) -> None:
     # Only a shortcut: if it cannot be written, finding the newest match lists the folder.
+    tmp = folder / (INDEX_NAME + ".tmp")
     try:
-        tmp = folder / (INDEX_NAME + ".tmp")
         tmp.write_bytes(b"%d" % number)
         os.rename(tmp, folder / INDEX_NAME)
     except OSError:
-        pass
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)  # nothing left behind in the archive
 
 
 def _write_durably(folder: Path, suffix: str, data: bytes) -> Path:

@@ -165,6 +165,15 @@ def test_after_a_torn_tail_is_set_aside_a_half_written_record_is_cut_back_to_the
     assert journal.read_journal(tmp_path).lines == ["break A", "shot pots=1", "shot pots=3"]
 
 
+@pytest.mark.parametrize("marker", [b"=00000000", b"=%08x 2" % zlib.crc32(b"2")])
+def test_an_end_marker_with_no_lines_before_it_is_no_record_and_the_replay_stops_there(marker):
+    # Its checksum matches an empty record (unnumbered, or numbered 2), but a record has a line.
+    first = encode(["break A"], 1)
+    replay = parse(first + marker + b"\n" + encode(["shot"], 3))
+    assert replay.lines == ["break A"]
+    assert (replay.torn.kept_bytes, replay.torn.reason) == (len(first), "bad checksum")
+
+
 def test_an_archive_the_disk_refuses_is_an_error_and_the_match_stays(tmp_path):
     (tmp_path / journal.ARCHIVE_DIR).write_text("a file where the archive folder goes")
     with Journal(tmp_path) as j:
@@ -385,6 +394,23 @@ def test_finding_the_newest_match_without_keep_index_writes_nothing_to_the_archi
     assert archive_files(tmp_path) == before
     assert journal.last_archived(tmp_path, keep_index=True).number == 2
     assert archive_files(tmp_path) == {**before, journal.INDEX_NAME: b"2"}
+
+
+def test_an_index_the_disk_will_not_take_leaves_no_temporary_in_the_archive(tmp_path):
+    # A directory where the index goes: the rename fails, the match is archived all the same,
+    # and the archive holds only the matches (the index is only a shortcut).
+    with Journal(tmp_path) as j:
+        j.append(["race 1"])
+        (tmp_path / journal.ARCHIVE_DIR / journal.INDEX_NAME).mkdir(parents=True)
+        (tmp_path / journal.ARCHIVE_DIR / journal.INDEX_NAME / "x").write_bytes(b"")
+        j.archive({})
+    assert sorted(archive_files_but_the_index(tmp_path)) == ["0001.json", "0001.log"]
+    assert journal.last_archived(tmp_path).lines() == ["race 1"]
+
+
+def archive_files_but_the_index(state_dir) -> list[str]:
+    folder = state_dir / journal.ARCHIVE_DIR
+    return [p.name for p in folder.iterdir() if p.name != journal.INDEX_NAME]
 
 
 def test_with_a_good_index_the_newest_match_is_found_without_listing_the_archive(
