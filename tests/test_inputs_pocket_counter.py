@@ -84,16 +84,21 @@ def test_stuck_pocket_ignores_flicker_until_clear_for_clear_time():
 
 
 def test_long_block_seen_only_by_edges_is_still_stuck_not_a_pot():
-    assert kinds(count([(100, True), (2500, False)], end=9000)) == [STUCK, CLEARED]
+    assert kinds(count([(100, True), (2500, False)], polls=[9000], end=9001)) == [STUCK, CLEARED]
 
 
-def test_after_a_stuck_beam_seen_only_by_edges_the_pocket_is_idle_and_counts_the_next_ball():
-    # The stuck span is over once it is reported: the counter is idle, and a ball that
-    # comes after the clear time counts once, at its start.
+def test_a_stuck_beam_seen_only_by_its_edges_ignores_the_pocket_until_clear_for_clear_ms():
+    # As when a poll sees it stuck: a ball (or a flicker) within clear_ms of the beam
+    # clearing is no pot and starts the wait again; after it, the next ball counts once.
     counter = PocketCounter()
     counter.edge(True, 100)
     counter.edge(False, 2500)
-    assert kinds(counter.poll(2510)) == [STUCK, CLEARED]
+    assert counter.poll(2510) == [(STUCK, 2100)]
+    assert not counter.idle() and counter.due() == 3500
+    counter.edge(True, 2600)
+    counter.edge(False, 2650)
+    assert counter.poll(3649) == []
+    assert counter.poll(3650) == [(CLEARED, 3650)]
     assert counter.idle() and counter.due() is None
     counter.edge(True, 5000)
     counter.edge(False, 5050)
@@ -146,7 +151,10 @@ def test_a_beam_blocked_for_exactly_stuck_ms_is_stuck_and_a_millisecond_less_is_
     # A first look only once it is stuck: a fault, never a pot to take back.
     assert count([(100, True)], polls=[2100]) == [(STUCK, 2100)]
     # Seen only by its edges (no poll while blocked): the same boundary.
-    assert count([(100, True), (2100, False)], end=9000) == [(STUCK, 2100), (CLEARED, 3100)]
+    assert count([(100, True), (2100, False)], polls=[9000], end=9001) == [
+        (STUCK, 2100),
+        (CLEARED, 3100),
+    ]
     assert count([(100, True), (2099, False)], end=9000) == [(POT, 100)]
 
 

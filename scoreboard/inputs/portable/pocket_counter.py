@@ -96,10 +96,11 @@ class PocketCounter:
             self._start, self.stuck = None, False
             return [(CLEARED, end + self.clear_ms)]
         if end - start >= self.stuck_ms:
-            # Blocked for the stuck time but no poll saw it: still a fault, not a ball.
-            events = [(STUCK, start + self.stuck_ms)] + self._retract()
-            self._start = None
-            return events + [(CLEARED, end + self.clear_ms)]
+            # Blocked for the stuck time but no poll saw it: still a fault, not a ball, and
+            # the pocket is ignored until the beam has stayed clear for clear_ms, as when a
+            # poll sees it (the span stays open; `_gap()` is now clear_ms).
+            self.stuck = True
+            return [(STUCK, start + self.stuck_ms)] + self._retract()
         counted, self._start, self._counted = self._counted, None, False
         if counted or end - start < self.min_ball_ms:
             return []
