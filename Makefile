@@ -63,13 +63,18 @@ MUTATE_CHILDREN ?= 2
 mutate: $(STAMP)
 	@$(BIN)/python -c 'import mutmut' 2>/dev/null || $(BIN)/python -m pip install --quiet -e '.[sim,test,web,mutate]'
 	@mkdir -p mutants
-	nice -n 10 $(BIN)/mutmut run --max-children $(MUTATE_CHILDREN) >mutants/run.log 2>&1 \
+	@# The tests' files in a folder of mutmut's own, emptied after: a mutant killed mid-test
+	@# (a runaway journal, a timeout) leaves its files, and pytest keeps a dead run's for days.
+	@rm -rf mutants/tmp && mkdir -p mutants/tmp
+	TMPDIR=$(CURDIR)/mutants/tmp nice -n 10 $(BIN)/mutmut run --max-children $(MUTATE_CHILDREN) >mutants/run.log 2>&1 \
 	  || { tail -n 40 mutants/run.log; exit 1; }
 	@# mutmut keeps a verdict until the code it mutated changes: the survivors are run again,
 	@# so a test written since their run is given its chance to kill them.
 	@survivors="$$($(BIN)/python tools/mutation_report.py --survivors)"; \
-	  [ -z "$$survivors" ] || nice -n 10 $(BIN)/mutmut run --max-children $(MUTATE_CHILDREN) \
-	  $$survivors >mutants/rerun.log 2>&1 || { tail -n 40 mutants/rerun.log; exit 1; }
+	  [ -z "$$survivors" ] || TMPDIR=$(CURDIR)/mutants/tmp nice -n 10 $(BIN)/mutmut run \
+	  --max-children $(MUTATE_CHILDREN) $$survivors >mutants/rerun.log 2>&1 \
+	  || { tail -n 40 mutants/rerun.log; exit 1; }
+	@rm -rf mutants/tmp
 	$(BIN)/python tools/mutation_report.py
 
 gallery: $(STAMP)

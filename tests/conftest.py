@@ -17,12 +17,13 @@ from scoreboard.loop import ManualClock
 # (test_journal's every-byte truncation: 4.7 s on the disk, 1.4 s here). No test can tell: a
 # sync is never undone by a kill. tests/test_storage_faults.py keeps a folder on the disk: tmpfs
 # lets a file already open be written after chattr +i.
-# An explicit TMPDIR or --basetemp is followed, and a small /dev/shm (a container's) is not used.
+# An explicit TMPDIR or --basetemp is followed, and a small /dev/shm (a container's) is not
+# used, nor one mounted noexec (Docker's): some tests run scripts they write there.
 RAM = "/dev/shm"
 TMPDIR_GIVEN = "TMPDIR" in os.environ  # before this file sets it
 if "TMPDIR" not in os.environ and os.access(RAM, os.W_OK):
     free = os.statvfs(RAM)
-    if free.f_bavail * free.f_frsize >= 1 << 30:
+    if free.f_bavail * free.f_frsize >= 1 << 30 and not free.f_flag & os.ST_NOEXEC:
         os.environ["TMPDIR"] = RAM
         tempfile.tempdir = None  # gettempdir() looks again
 

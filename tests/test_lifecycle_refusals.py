@@ -69,6 +69,16 @@ REFUSED = {
 }
 
 
+def test_the_refusal_table_walks_every_phase_and_every_kind_of_event():
+    # Lifecycle.refusal reads REFUSALS[(kind, phase)] straight: a phase or a kind of event
+    # added without its words would be a KeyError in the loop, not a refusal. The walk
+    # below covers every pair only while its lists are the machine's own.
+    from scoreboard.lifecycle import KINDS, PHASES
+
+    assert set(REACH) == set(PHASES)
+    assert set(EVENT) == set(KINDS.values())
+
+
 @pytest.mark.parametrize(("phase", "kind"), [(p, k) for p in REACH for k in EVENT])
 def test_each_phase_refuses_what_it_cannot_take_and_says_why(phase, kind):
     m = match(REACH[phase])
