@@ -20,11 +20,13 @@ from scoreboard.loop import ManualClock
 # An explicit TMPDIR or --basetemp is followed, and a small /dev/shm (a container's) is not
 # used, nor one mounted noexec (Docker's): some tests run scripts they write there.
 RAM = "/dev/shm"
-TMPDIR_GIVEN = "TMPDIR" in os.environ  # before this file sets it
+# Given by the user, not by this file (whose TMPDIR the xdist workers inherit, marked).
+TMPDIR_GIVEN = "TMPDIR" in os.environ and "SCOREBOARD_TESTS_IN_RAM" not in os.environ
 if "TMPDIR" not in os.environ and os.access(RAM, os.W_OK):
     free = os.statvfs(RAM)
     if free.f_bavail * free.f_frsize >= 1 << 30 and not free.f_flag & os.ST_NOEXEC:
         os.environ["TMPDIR"] = RAM
+        os.environ["SCOREBOARD_TESTS_IN_RAM"] = "1"
         tempfile.tempdir = None  # gettempdir() looks again
 
 # No test may depend on the machine's speed (CI is a busy machine): hypothesis's per-example
@@ -34,10 +36,16 @@ settings.register_profile("scoreboard", deadline=None, suppress_health_check=[He
 settings.load_profile("scoreboard")
 
 
+def pytest_configure(config):
+    # The user's --basetemp, told to the xdist workers (which get a --basetemp of xdist's).
+    if config.option.basetemp and not hasattr(config, "workerinput"):
+        os.environ["SCOREBOARD_TESTS_BASETEMP_GIVEN"] = "1"
+
+
 @pytest.fixture
-def tmp_path_was_given(request) -> bool:
+def tmp_path_was_given() -> bool:
     """Whether --basetemp or an explicit TMPDIR says where tmp_path is (not this file's RAM)."""
-    return bool(request.config.option.basetemp) or TMPDIR_GIVEN
+    return TMPDIR_GIVEN or "SCOREBOARD_TESTS_BASETEMP_GIVEN" in os.environ
 
 
 @pytest.fixture
