@@ -165,7 +165,11 @@ def test_gallery_covers_every_phase_display_and_language(tmp_path):
 
 def test_gallery_command(tmp_path, capsys):
     from scoreboard.cli import main
+    from scoreboard.commands.gallery import gallery_images
 
     assert main(["gallery", "--out", str(tmp_path), "--scale", "2"]) == 0
     assert Image.open(tmp_path / "ssd1306" / "uk" / "play.png").size == (256, 128)
+    # every picture the goldens test compares, written where the README finds it
+    written = {p.relative_to(tmp_path) for p in tmp_path.rglob("*.png")}
+    assert written == {name for name, _ in gallery_images(scale=2)}
     assert main(["gallery", "--out", str(tmp_path), "--scale", "0"]) == 2

@@ -75,6 +75,16 @@ def write_gallery(out: Path, *, scale: int = 4) -> list[Path]:
     """Writes <out>/<display>/<lang>/<sample>.png, scaled by whole pixels so the README
     shows sharp pixels; returns the files written."""
     written = []
+    for name, image in gallery_images(scale=scale):
+        path = out / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        image.save(path, optimize=True)
+        written.append(path)
+    return written
+
+
+def gallery_images(*, scale: int = 4):
+    """The gallery's pictures as (<display>/<lang>/<sample>.png, image), not yet written."""
     cases = dict(samples()) | setup_samples()
     cases["play-faults"] = (cases["play"], {"faults": FAULTS})
     cases["saver"] = cases["play"]  # scoreboard/screensaver.py
@@ -83,8 +93,6 @@ def write_gallery(out: Path, *, scale: int = 4) -> list[Path]:
         cases[f"match-over-{page}"] = cases["match-over-timed"] | {"page": page}
     for display in DISPLAYS:
         for lang in LANGUAGES:
-            folder = out / display / lang
-            folder.mkdir(parents=True, exist_ok=True)
             for name, case in cases.items():
                 if name.startswith("setup") and panel(display).matrix:
                     continue  # the LED digits show the score, the setup screen is the OLED's
@@ -94,10 +102,10 @@ def write_gallery(out: Path, *, scale: int = 4) -> list[Path]:
                 else:
                     image = render(snap, panel(display), lang=lang, **extra).convert("RGB")
                 size = (image.width * scale, image.height * scale)
-                path = folder / f"{name}.png"
-                image.resize(size, Image.Resampling.NEAREST).save(path, optimize=True)
-                written.append(path)
-    return written
+                yield (
+                    Path(display, lang, f"{name}.png"),
+                    image.resize(size, Image.Resampling.NEAREST),
+                )
 
 
 def run(args) -> int:
