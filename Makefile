@@ -22,9 +22,10 @@ sim: $(STAMP)
 	$(if $(LANG_GIVEN),env -u LANG )$(BIN)/scoreboard sim --web$(if $(SIM_LANG), --lang $(SIM_LANG))$(if $(SIM_MQTT), --mqtt $(SIM_MQTT))$(if $(SIM_CONFIG), --config $(SIM_CONFIG))
 
 # The suite in TEST_WORKERS processes (pytest-xdist): the tests that wait on a real process
-# (storage faults, the simulator, kill -9) overlap their waits; worksteal evens out the long ones.
+# (storage faults, the simulator, kill -9, chromium) overlap their waits, so four on two cores
+# (53-56 s here, quiet; three took 58-69 s); worksteal evens out the long ones.
 # Every test keeps to its own tmp_path, so any order and any split is safe.
-TEST_WORKERS ?= 3
+TEST_WORKERS ?= 4
 test: $(STAMP) tmux chromium mosquitto
 	$(BIN)/ruff check $(SOURCES)
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal
