@@ -408,6 +408,15 @@ def test_an_index_the_disk_will_not_take_leaves_no_temporary_in_the_archive(tmp_
     assert journal.last_archived(tmp_path).lines() == ["race 1"]
 
 
+def test_a_folder_where_the_index_temporary_goes_is_no_error_and_the_match_is_archived(tmp_path):
+    # Neither written nor removable: the index is only a shortcut, so archiving goes on.
+    with Journal(tmp_path) as j:
+        j.append(["race 1"])
+        (tmp_path / journal.ARCHIVE_DIR / (journal.INDEX_NAME + ".tmp") / "x").mkdir(parents=True)
+        j.archive({})
+    assert journal.last_archived(tmp_path).lines() == ["race 1"]
+
+
 def archive_files_but_the_index(state_dir) -> list[str]:
     folder = state_dir / journal.ARCHIVE_DIR
     return [p.name for p in folder.iterdir() if p.name != journal.INDEX_NAME]
