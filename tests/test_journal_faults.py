@@ -31,6 +31,19 @@ def descriptor_0_closed():
         os.close(saved)
 
 
+@contextmanager
+def journal_on_descriptor_0(state_dir):
+    """A journal whose file is fd 0 (its lock taken first, so the file gets the 0)."""
+    lock = journal.lock_state_dir(state_dir)
+    try:
+        with descriptor_0_closed():
+            j = Journal(state_dir, lock=lock)
+            assert j._fd == 0
+            yield j
+    finally:
+        os.close(lock)
+
+
 def open_fds() -> int:
     # Collect first: a file object some earlier test left unclosed is closed whenever the
     # garbage collector happens to run, which would move the count without this test's doing.
@@ -247,17 +260,11 @@ def test_after_a_failed_write_is_undone_each_record_is_one_fsync_again(tmp_path,
 
 def test_a_journal_on_descriptor_0_works(tmp_path):
     # A daemon started with stdin closed gets fd 0 for the first file it opens.
-    lock = journal.lock_state_dir(tmp_path)
-    try:
-        with descriptor_0_closed():
-            j = Journal(tmp_path, lock=lock)
-            assert j._fd == 0
-            j.append(["break A"])
-            j.archive({})
-            j.append(["break B"])
-            j.close()
-    finally:
-        os.close(lock)
+    with journal_on_descriptor_0(tmp_path) as j:
+        j.append(["break A"])
+        j.archive({})
+        j.append(["break B"])
+        j.close()
     assert journal.read_journal(tmp_path).lines == ["break B"]
     assert journal.last_archived(tmp_path).lines() == ["break A"]
 
@@ -361,19 +368,13 @@ def test_a_closed_journal_refuses_to_unarchive(tmp_path):
 
 
 def test_a_journal_on_descriptor_0_can_bring_back_an_archived_match(tmp_path):
-    lock = journal.lock_state_dir(tmp_path)
-    try:
-        with descriptor_0_closed():
-            j = Journal(tmp_path, lock=lock)
-            assert j._fd == 0
-            j.append(["break A"])
-            j.archive({})
-            j.append(["players X Y"])
-            j.unarchive(1)
-            j.append(["shot pots=1"])
-            j.close()
-    finally:
-        os.close(lock)
+    with journal_on_descriptor_0(tmp_path) as j:
+        j.append(["break A"])
+        j.archive({})
+        j.append(["players X Y"])
+        j.unarchive(1)
+        j.append(["shot pots=1"])
+        j.close()
     assert journal.read_journal(tmp_path).lines == ["break A", "shot pots=1"]
 
 
@@ -471,17 +472,11 @@ def test_a_marker_is_the_crc_a_space_and_the_number_in_plain_decimal_without_lea
 
 def test_closing_a_journal_on_descriptor_0_closes_descriptor_0(tmp_path):
     # fd 0 is a file like any other: a journal holding it must let it go, or it leaks.
-    lock = journal.lock_state_dir(tmp_path)
-    try:
-        with descriptor_0_closed():
-            j = Journal(tmp_path, lock=lock)
-            assert j._fd == 0
-            j.close()
-            with pytest.raises(OSError) as closed:
-                os.fstat(0)
-            assert closed.value.errno == errno.EBADF
-    finally:
-        os.close(lock)
+    with journal_on_descriptor_0(tmp_path) as j:
+        j.close()
+        with pytest.raises(OSError) as closed:
+            os.fstat(0)
+        assert closed.value.errno == errno.EBADF
 
 
 def test_closing_a_journal_whose_own_lock_is_descriptor_0_closes_descriptor_0(tmp_path):
