@@ -1,0 +1,731 @@
+"""Random play against the players' intent (issue 19): a model of what each input means,
+written from the README's "At the table" and the spec of issue 19, never from the code,
+drives the real table (tests/table_driver.py: the App, its panel and journal, the buttons
+through the real debouncer, time on a ManualClock) with random presses, holds of random
+length, balls into random pockets, short and long pauses, UNDOs, phone requests and
+restarts, and checks after every step:
+
+1. points + balls on the table = 16 (CV-1: a debt is no ball), frames and scores agree;
+2. every ball the sensors count is in the score, unless its shot is a foul (GR-22.3) or it
+   is the penalty ball (D-1); a ball within the shot's 5 s after the frame's winning ball
+   joins it (D-2, never clipped);
+3. UNDO gives back exactly the state before the last step, across restarts, and the
+   timed windows as they were then;
+4. no correction (a kind step, "no foul", UNDO) ends a frame the corrected state does not;
+5. the journal replayed from nothing is the state shown, and the hint is the catalog's,
+   naming the players;
+6. no press that only pairs a phone, opens a menu or turns a page changes the match.
+
+`make test` runs RANDOM_PLAY_EXAMPLES sequences (over the test functions below, for the
+xdist workers); `SCOREBOARD_RANDOM_PLAY_EXAMPLES=100000` runs a long one, e.g.
+`bench/random_play.py`.
+"""
+
+import functools
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, replace
+
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
+from table_driver import Table, match_state
+
+from scoreboard.display.i18n import translator
+from scoreboard.display.screens.faults import HINTS, hint_text
+from scoreboard.display.words import Words
+from scoreboard.inputs.events import ButtonHold, ButtonPress, Pot
+from scoreboard.journal import read_journal
+from scoreboard.matchlog import replay
+from scoreboard.screensaver import SAVER
+
+BALLS = 16  # FP-2
+SHOT_PAUSE = 5.0  # balls this close are one shot; FOUL this soon after the last takes them back
+KIND_WINDOW = 4.0  # FOUL presses this soon after the last FOUL step step the kind
+PENALTY_WINDOW = 8.0  # D-1: the first ball this soon after the choice is the penalty ball
+GUARD = 0.5  # two player presses this close: "one button at a time"
+QUESTION = 5.0  # UNDO held asks "new match / pair a phone" for this long
+MARGIN = 0.06  # no input lands this close to a window's edge (the debouncer's 20 ms skew)
+SHOOTING, CHOOSING, OVER = ("break", "play"), ("foul", "break-foul"), ("frame-over", "match-over")
+IN_FRAME = SHOOTING + CHOOSING
+NAMES = {"A": "Олена", "B": "Тарас Шевчук"}
+
+
+def other(side):
+    return "B" if side == "A" else "A"
+
+
+@dataclass(frozen=True)
+class OpenShot:
+    """The striker's last shot while balls may still join it (legal: FOUL not pressed)."""
+
+    striker: str
+    balls: int
+    last: float  # when its last ball fell
+    on_break: bool  # it is the frame's opening break (GR-13.1)
+    base: int  # the striker's score before its first ball
+
+
+@dataclass(frozen=True)
+class Windows:
+    """What the players' intent keeps open after a step, in event times (seconds)."""
+
+    epoch: int  # the restart they were set in: a restart closes them all
+    shot: OpenShot | None = None
+    kind_until: float | None = None  # a FOUL press before this steps the kind
+    foul_base: tuple | None = None  # (state, Windows) before the FOUL press being stepped
+    penalty_due: bool | None = False  # D-1: the penalty ball not dropped yet (None: unknown)
+    chosen_at: float | None = None  # the choice made while the penalty ball was due
+
+    def after_restart(self, epoch: int, state: dict) -> "Windows":
+        """After a restart the windows are closed; whether a penalty ball is still due is
+        in memory only, so in a choice it is unknown (either is right)."""
+        due = None if state["phase"] in CHOOSING and state["penalty"] == "ball" else False
+        return Windows(epoch, penalty_due=due)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A step the players took, as UNDO must give it back: the match before it and the
+    windows then."""
+
+    state: dict
+    windows: Windows
+
+
+class Mismatch(AssertionError):
+    pass
+
+
+def expect(ok: bool, why: str, *details) -> None:
+    if not ok:
+        raise Mismatch(why + "".join(f"\n  {d}" for d in details))
+
+
+def core(state: dict) -> dict:
+    """The part of the state a prediction names (statistics and times follow from it)."""
+    keys = ("phase", "frame", "score", "frames", "frame_scores", "frame_winner", "winner")
+    return {k: state[k] for k in keys}
+
+
+def scored(state: dict, side: str, n: int) -> dict:
+    """`core(state)` after `n` more points for `side` (FP-6), the frame and the match ended
+    if he reaches the target (D-2: never clipped, D-5)."""
+    s = core(state)
+    score = dict(state["score"], **{side: state["score"][side] + n})
+    s["score"] = score
+    if state["phase"] in OVER:  # a ball joining the winning shot (D-2)
+        s["frame_scores"] = state["frame_scores"][:-1] + [[score["A"], score["B"]]]
+    elif score[side] >= state["target"]:
+        frames = dict(state["frames"], **{side: state["frames"][side] + 1})
+        over = frames[side] >= state["race"]
+        s |= {
+            "phase": "match-over" if over else "frame-over",
+            "frames": frames,
+            "frame_scores": state["frame_scores"] + [[score["A"], score["B"]]],
+            "frame_winner": side,
+            "winner": side if over else None,
+        }
+    else:
+        s["phase"] = "play"
+    return s
+
+
+# -- the inputs' strategies -----------------------------------------------------------------------
+# Pauses on both sides of every window: short (0.1-3 s), long (5-60 s), and near the edges.
+PAUSE = st.one_of(
+    st.floats(0.1, 3.0),
+    st.floats(5.0, 60.0),
+    st.sampled_from([0.3, 0.45, 3.8, 4.2, 4.8, 5.2, 7.8, 8.2]),
+)
+PRESS = st.floats(0.05, 0.9)  # shorter than the 1 s hold (UNDO's is 3 s)
+HOLD = st.floats(0.05, 2.5)  # held this much longer than the hold time
+POCKET = st.integers(1, 6)
+PLAYER = st.sampled_from(["A", "B"])
+BUTTON = st.sampled_from(["A", "B", "foul", "undo"])
+
+
+class RandomPlay(RuleBasedStateMachine):
+    """The table and what the players meant by each input."""
+
+    def __init__(self):
+        super().__init__()
+        self.dir = tempfile.mkdtemp(prefix="random-play-")
+        self.table = None
+
+    def teardown(self):
+        if self.table is not None:
+            self.table.close()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    # -- setting up ------------------------------------------------------------------------------
+    @initialize(
+        race=st.integers(1, 2),
+        points=st.sampled_from([3, 4, 5, 8]),
+        american=st.booleans(),
+    )
+    def start(self, race, points, american):
+        """D-5: a short race so frames and matches end often; CV-1 sometimes."""
+        text = (
+            f'[match]\nplayer_a = "{NAMES["A"]}"\nplayer_b = "{NAMES["B"]}"\n'
+            f"race = {race}\ntarget = {points}\n"
+        )
+        if american:
+            text += '[rules]\npenalty = "american"\n'
+        self.epoch = 0
+        self.w = Windows(0)
+        self.stack: list[Entry] = []
+        self.restorable = None  # (state, stack) of the match a new match archived
+        self.pending = False  # a kind step shown as a hint only, taken when stepping stops
+        self.pending_windows = None
+        self.question_at = None  # UNDO held: "UNDO: new match, FOUL: pair a phone"
+        self.last_player = None  # the last player press the panel took (GUARD)
+        self.seen = None  # what was shown just before the input
+        self.table = Table(self.dir, text, self.watch)
+        self.check(self.table.state)
+
+    # -- the rules: inputs at the table ----------------------------------------------------------
+    @rule(pocket=POCKET, pause=PAUSE)
+    def pot(self, pocket, pause):
+        """A ball falls into `pocket` (a sensor counts it): only while one is on the table."""
+        if self.table.snapshot["balls_on_table"] <= 0:
+            return
+        self.table.pot(pocket, self.clear(self.table.clock.now + pause))
+
+    @rule(button=BUTTON, pause=PAUSE, length=PRESS)
+    def press(self, button, pause, length):
+        at = self.clear(self.table.clock.now + pause, length)
+        self.table.press(button, at, length)
+
+    @rule(button=BUTTON, pause=PAUSE, longer=HOLD)
+    def hold(self, button, pause, longer):
+        """Held past the hold time (1 s, UNDO 3 s): the hold's moment is then."""
+        t = self.table.config.timings
+        hold = t.undo_hold_time if button == "undo" else t.hold_time
+        at = self.clear(self.table.clock.now + pause, hold)
+        self.table.press(button, at, hold + longer)
+
+    @rule(seconds=st.floats(60.0, 1000.0))
+    def wait(self, seconds):
+        """A long while without input (the phone's 30 s, the code's 2 min, the saver's 15)."""
+        self.table.run_until(self.table.clock.now + seconds)
+
+    @rule(downtime=st.floats(0.5, 30.0), power_cut=st.booleans())
+    def restart(self, downtime, power_cut):
+        self.table.restart(downtime, power_cut=power_cut)
+
+    @rule()
+    def phone_asks_undo(self):
+        """A paired phone's UNDO waits for an OK press at the table."""
+        self.table.phone_asks_undo()
+
+    @precondition(lambda self: self.table.app.phone.code is not None)
+    @rule()
+    def phone_uses_the_code(self):
+        before = self.table.state
+        self.table.phone_paired()
+        expect(self.table.state == before, "pairing a phone changed the match")
+
+    def clear(self, at: float, length: float = 0.0) -> float:
+        """`at` moved on until the input (its event time, `at + length`) is clear of every
+        window's edge: a press lands on one side of a window, never on it."""
+        w, edges = self.w, []
+        if w.shot:
+            edges.append(w.shot.last + SHOT_PAUSE)
+        if w.kind_until is not None:
+            edges.append(w.kind_until)
+        if w.chosen_at is not None:
+            edges.append(w.chosen_at + PENALTY_WINDOW)
+        if self.last_player is not None:
+            edges.append(self.last_player + GUARD)
+        if self.question_at is not None:
+            edges.append(self.question_at + QUESTION)
+        while any(abs(at + length - edge) < MARGIN for edge in edges):
+            at += 2 * MARGIN
+        return at
+
+    # -- what the table reports ------------------------------------------------------------------
+    def watch(self, kind, before, what):
+        table = self.table
+        if kind == "before":
+            app = table.app
+            self.seen = {
+                "desk": app.desk.is_open,
+                "code": app.phone.code is not None,
+                "request": app.phone.request is not None,
+                "saver": app.saver.state == SAVER,
+                "records": len(table.net.records),
+                "hint": table.hint,
+            }
+            return
+        after = table.state
+        if kind == "input":
+            self.records = table.net.records[self.seen["records"] :]
+            self.input(what, before, after)
+        elif kind == "time":
+            self.records = what
+            self.time_passed(before, after)
+        elif kind == "restart":
+            self.restarted(before, after)
+        self.check(after)
+
+    # -- the model: what each input means ----------------------------------------------------------
+    def input(self, event, m, m2):
+        seen, t = self.seen, event.t
+        press = isinstance(event, ButtonPress)
+        button = getattr(event, "button", None)
+        asked, self.question_at = self.question_at, None
+        if isinstance(event, Pot):
+            return self.ball(event, m, m2)
+        if seen["saver"]:  # a press that finds the saver only wakes it
+            self.question_at = asked
+            return expect(m2 == m, "a press that woke the saver changed the match")
+        if seen["code"]:  # the pairing code's press does nothing else
+            self.question_at = asked
+            return expect(m2 == m, "the press that closed the pairing code changed the match")
+        if seen["request"]:
+            if press and button in ("A", "B"):  # OK: the phone's UNDO is done
+                return self.undo(m, m2)
+            return expect(m2 == m, "refusing a phone's request changed the match")
+        if asked is not None and press and t - asked <= QUESTION:
+            if button == "undo":
+                return self.new_match(m, m2)
+            if button == "foul":  # pairing is UNDO held, then FOUL: it never scores
+                expect(m2 == m, "FOUL after UNDO held (pairing) changed the match")
+                return expect(self.table.net.asked, "UNDO held then FOUL asked for no code")
+        if seen["desk"]:
+            return self.setup_press(event, m, m2)
+        if self.pending:
+            return self.pending_then(event, m, m2)
+        match event:
+            case ButtonPress(button="undo"):
+                self.undo(m, m2)
+            case ButtonHold(button="undo"):  # a question, nothing else
+                expect(m2 == m, "UNDO held changed the match")
+                self.question_at = t
+            case ButtonPress(button="foul"):
+                self.foul(t, m, m2)
+            case ButtonHold(button="foul"):
+                self.foul_held(m, m2)
+            case ButtonPress(button=side):
+                self.player_press(side, t, m, m2)
+            case ButtonHold(button=side):
+                self.player_hold(side, t, m, m2)
+
+    def ball(self, event: Pot, m, m2):
+        """FP-5.5, FP-6: every ball counts for the striker, but D-1's penalty ball."""
+        t, w, phase = event.t, self.w, m["phase"]
+        if self.pending:  # the pending kind is taken first; then the ball
+            return self.pending_then(event, m, m2)
+        if phase in CHOOSING:  # D-1: the penalty ball (CV-1: none; "choose")
+            expect(m2 == m, "a ball while the choice is pending changed the match", event)
+            self.w = replace(w, penalty_due=False)
+            return
+        if phase in SHOOTING:
+            striker = m["striker"]
+            chosen = w.chosen_at is not None and t - w.chosen_at <= PENALTY_WINDOW
+            if chosen and w.penalty_due:  # D-1: the penalty ball, dropped after the choice
+                expect(m2 == m, "the penalty ball after the choice scored", event)
+                self.w = replace(w, penalty_due=False, chosen_at=None)
+                return
+            if chosen and w.penalty_due is None and m2 == m:  # unknown after a restart
+                self.w = replace(w, penalty_due=False, chosen_at=None)
+                return
+            expect(
+                core(m2) == scored(m, striker, 1),
+                "a ball in play is not +1 for the striker (FP-6)",
+                event,
+                f"before {core(m)}",
+                f"after  {core(m2)}",
+            )
+            self.stepped(m, m2, replace(self.w, shot=self.joined(striker, t, m), **CLOSED))
+            return
+        shot = w.shot
+        if phase in OVER and shot and t - shot.last <= SHOT_PAUSE:
+            winner = m["frame_winner"]
+            expect(shot.striker == winner, "model: the open shot is not the winner's")
+            expect(
+                core(m2) == scored(m, winner, 1),
+                "a ball within 5 s of the winning ball did not join the winning shot (D-2)",
+                event,
+                f"before {core(m)}",
+                f"after  {core(m2)}",
+            )
+            self.stepped(m, m2, replace(self.w, shot=self.joined(winner, t, m)))
+            return
+        expect(m2 == m, f"a ball in {phase} (no shot open) changed the match", event)
+
+    def joined(self, striker, t, m) -> OpenShot:
+        """The open shot with one more ball: it joins if within 5 s of the last one."""
+        shot = self.w.shot
+        if shot and shot.striker == striker and t - shot.last <= SHOT_PAUSE:
+            return replace(shot, balls=shot.balls + 1, last=t)
+        return OpenShot(striker, 1, t, m["phase"] == "break", m["score"][striker])
+
+    def player_press(self, side, t, m, m2, *, pressed=True):
+        phase = m["phase"]
+        if phase == "match-over":  # opens the next match's setup, nothing else
+            return expect(m2 == m, "A or B after the match changed the match")
+        if pressed:  # "one button at a time": two player presses within 0.5 s
+            if self.last_player is not None and t - self.last_player < GUARD:
+                return expect(m2 == m, "two player presses within 0.5 s changed the match")
+            self.last_player = t
+        if phase == "lag":  # GR-8.4: I break
+            expect(
+                (m2["phase"], m2["breaker"], m2["striker"]) == ("break", side, side),
+                "A or B at the lag did not name the breaker (GR-8.4)",
+                core(m2),
+            )
+            return self.stepped(m, m2, Windows(self.epoch))
+        if phase in SHOOTING:
+            if side == m["striker"]:  # "hold to pot": nothing
+                return expect(m2 == m, "the striker's own press changed the match")
+            # GR-7.2: the striker missed; a shot entered closes the penalty ball's window
+            expect(
+                core(m2) == core(m) | {"phase": "play"} and m2["striker"] == side,
+                "a press by the player not at the table is not a miss (GR-7.2)",
+                core(m2),
+            )
+            return self.stepped(m, m2, Windows(self.epoch))
+        if phase in CHOOSING:  # GR-7.4, GR-13.2: the one who will shoot presses
+            return self.chose(side, t, m, m2, "play")
+        if phase == "frame-over":  # the next frame (GR-14)
+            expect(
+                m2["phase"] == "break"
+                and m2["frame"] == m["frame"] + 1
+                and m2["score"] == {"A": 0, "B": 0}
+                and m2["frames"] == m["frames"],
+                "A or B after a frame did not start the next",
+                core(m2),
+            )
+            return self.stepped(m, m2, Windows(self.epoch))
+
+    def chose(self, side, t, m, m2, phase):
+        expect(
+            m2["phase"] == phase and m2["score"] == m["score"] and m2["striker"] == side,
+            f"the choice after a foul is not {phase} with {side} at the table",
+            core(m2),
+        )
+        due = self.w.penalty_due
+        chosen = t if due or due is None else None  # D-1: the window opens at the choice
+        self.stepped(m, m2, Windows(self.epoch, penalty_due=due, chosen_at=chosen))
+
+    def player_hold(self, side, t, m, m2):
+        phase = m["phase"]
+        if phase in SHOOTING:
+            if side != m["striker"]:  # "not your turn"
+                return expect(m2 == m, "a hold by the player not at the table changed the match")
+            # One ball entered by hand: +1, never the penalty ball (docs/decisions.md)
+            expect(
+                core(m2) == scored(m, side, 1),
+                "the striker's hold is not +1 (a ball by hand)",
+                f"before {core(m)}",
+                f"after  {core(m2)}",
+            )
+            return self.stepped(m, m2, replace(self.w, shot=self.joined(side, t, m), **CLOSED))
+        if phase == "break-foul":  # GR-13.2 (3)/(4): re-rack, and I break
+            expect(
+                (m2["phase"], m2["breaker"], m2["score"]) == ("break", side, m["score"]),
+                "a hold after a break foul is not a re-rack with the holder breaking",
+                core(m2),
+            )
+            due = self.w.penalty_due
+            chosen = t if due or due is None else None
+            return self.stepped(m, m2, Windows(self.epoch, penalty_due=due, chosen_at=chosen))
+        if m2 == m or phase == "match-over":  # the table says nothing of a hold here
+            return expect(m2 == m, "A or B held after the match changed the match")
+        # the table's table names no hold here: it may act as a press (the lag, a choice, next frame)
+        self.player_press(side, t, m, m2, pressed=False)
+
+    def foul(self, t, m, m2):
+        """FP-6/FP-7, GR-22.3; further presses within 4 s step the kind (a correction)."""
+        w, phase = self.w, m["phase"]
+        expect(m2["phase"] not in OVER or phase in OVER, "a FOUL press ended the frame", core(m2))
+        if phase == "frame-over":  # turns the statistics page only
+            return expect(m2 == m, "FOUL between frames (a page) changed the match")
+        if phase in ("lag", "match-over"):  # nothing to foul; after the match: the setup
+            return expect(m2 == m, f"FOUL in {phase} changed the match")
+        if w.kind_until is not None and t <= w.kind_until and phase in CHOOSING:
+            return self.kind_step(t, m, m2)
+        if phase in CHOOSING:  # a choice is pending: no shot to call a foul on
+            return expect(m2 == m, "FOUL during the choice, out of the kind window, acted")
+        striker = m["striker"]
+        shot = w.shot if w.shot and t - w.shot.last <= SHOT_PAUSE else None
+        base = shot.base if shot else m["score"][striker]  # GR-22.3: its balls go back
+        on_break = shot.on_break if shot else phase == "break"
+        american = m["penalty"] == "american"
+        score = {
+            striker: base - american,
+            other(striker): m["score"][other(striker)] + 1 - american,
+        }
+        kind = "illegal-break" if on_break else "other"  # GR-13.1
+        step = Windows(
+            self.epoch,
+            kind_until=t + KIND_WINDOW,
+            foul_base=(m, w),
+            penalty_due=not american,
+        )
+        if score[other(striker)] >= m["target"]:  # D-2 by a penalty point: taken when it stops
+            expect(m2 == m, "a FOUL that would end the frame was taken at once", core(m2))
+            self.pending, self.pending_windows = True, w
+            self.w = step
+            return
+        foul = m2["foul"] or {}
+        expect(
+            m2["phase"] == ("break-foul" if on_break else "foul")
+            and m2["score"] == score
+            and m2["decider"] == other(striker)
+            and (foul.get("offender"), foul.get("kinds")) == (striker, [kind]),
+            f"FOUL is not {striker}'s foul {kind} with his shot's balls back (GR-22.3)",
+            f"before {core(m)} open shot {shot}",
+            f"after  {core(m2)} foul {m2['foul']}",
+        )
+        self.stepped(m, m2, step)
+
+    def kind_step(self, t, m, m2):
+        """A FOUL press within 4 s of the last FOUL step: the next kind, or "no foul"."""
+        base, base_w = self.w.foul_base
+        expect(m2["phase"] not in OVER, "a kind on the way ended the frame (4)", core(m2))
+        before = self.pending_windows if self.pending else self.w
+        if m2 == m:
+            if _key(self.table.hint) == "foul-cancelled":  # no foul, and none was taken
+                self.pending, self.pending_windows, self.w = False, None, base_w
+                return
+            self.pending = True  # shown as a hint only: taken when stepping stops
+            self.pending_windows = before
+            self.w = replace(self.w, kind_until=t + KIND_WINDOW)
+            return
+        self.pending, self.pending_windows = False, None
+        if m2["phase"] in SHOOTING:  # "no foul": the shot exactly as before the FOUL press
+            expect(m2 == base, "no foul is not the state before the FOUL press", diff(base, m2))
+            return self.stepped(m, m2, base_w, before=before)
+        expect(m2["phase"] == m["phase"] and m2["foul"], "a kind step left the foul", core(m2))
+        self.stepped(m, m2, replace(self.w, kind_until=t + KIND_WINDOW), before=before)
+
+    def foul_held(self, m, m2):
+        """FP-7 note, D-1: the lapse takes the penalty point back; it never pairs a phone."""
+        expect(not self.table.net.asked, "FOUL held asked for a pairing code")
+        foul = m["foul"]
+        if m["phase"] in IN_FRAME and foul and not foul["lapsed"]:
+            if foul["rule"] == "american":  # CV-1: the offender's point given back
+                side, n = foul["offender"], 1
+            else:
+                side, n = foul["penalty_to"], -1
+            expect(
+                m2["phase"] == m["phase"]
+                and m2["score"] == dict(m["score"], **{side: m["score"][side] + n}),
+                "FOUL held after a foul is not the lapse (FP-7 note)",
+                core(m2),
+            )
+            return self.stepped(m, m2, Windows(self.epoch))
+        expect(m2 == m, "FOUL held with no penalty point to take back changed the match")
+
+    def undo(self, m, m2):
+        """UNDO takes back the last step exactly, and the windows as they were."""
+        if self.pending:  # the pending kind step goes; nothing had been taken
+            self.pending, self.w = False, self.pending_windows or self.w
+            self.pending_windows = None
+            return expect(m2 == m, "UNDO of a pending kind changed the match")
+        if not self.stack:
+            if self.restorable is not None:  # right after a new match: the old one is back
+                state, stack = self.restorable
+                expect(m2 == state, "UNDO right after a new match did not bring it back")
+                self.stack, self.restorable, self.w = stack, None, Windows(self.epoch)
+                return
+            expect(m2 == m, "UNDO with nothing to undo changed the match (the settings?)")
+            return expect(_key(self.table.hint) == "nothing-to-undo", "UNDO did not say so")
+        entry = self.stack.pop()
+        expect(
+            m2 == entry.state,
+            "UNDO did not give back the state before the last step",
+            f"expected {diff(entry.state, m2)}",
+        )
+        w = entry.windows
+        self.w = w if w.epoch == self.epoch else w.after_restart(self.epoch, m2)
+        self.restorable = None
+        hint = self.table.hint
+        if _key(hint) == "undone-pots":  # "Undone: Taras +2": that many balls came back
+            fields = dict(hint[1])
+            side = "A" if fields["name"] == m["players"]["A"] else "B"
+            expect(m["score"][side] - m2["score"][side] == fields["n"], "UNDO's hint miscounts")
+
+    def new_match(self, m, m2):
+        """UNDO held, then UNDO: a new match with the same settings; the old one archived."""
+        expect(
+            m2["phase"] in ("lag", "break")
+            and m2["score"] == {"A": 0, "B": 0}
+            and m2["frames"] == {"A": 0, "B": 0}
+            and (m2["players"], m2["race"], m2["target"], m2["penalty"])
+            == (m["players"], m["race"], m["target"], m["penalty"]),
+            "UNDO held, then UNDO did not start a new match with the same settings",
+            core(m2),
+        )
+        self.started(m, m2, archived=True)
+
+    def started(self, m, m2, *, archived):
+        """A new match (or this one with new settings): play starts again from the settings;
+        UNDO right after brings an archived match back."""
+        self.restorable = (m, self.stack) if archived else None
+        self.stack, self.w, self.pending = [], Windows(self.epoch), False
+        self.last_player = None
+        if m2["phase"] == "break":  # a breaker chosen with the settings is play: UNDO-able
+            lines = read_journal(self.dir).lines
+            last = max(i for i, line in enumerate(lines) if line.split("#")[0].strip())
+            self.stack = [Entry(match_state(replay(lines[:last]).snapshot()), self.w)]
+
+    def setup_press(self, event, m, m2):
+        """The setup screen takes the buttons; only its Start changes the match."""
+        if isinstance(event, ButtonHold) and event.button == "undo":
+            expect(m2 == m, "UNDO held in the setup changed the match")
+            self.question_at = event.t
+            return
+        if m2 != m:  # Start: a new match after the match, this one's settings at the lag
+            self.started(m, m2, archived=m["phase"] == "match-over")
+
+    def pending_then(self, event, m, m2):
+        """Another input while a kind is pending: the kind is taken, then the input acts.
+        Only the journal knows where one ends and the other begins."""
+        stepping = isinstance(event, ButtonPress) and event.button == "foul"
+        if stepping and event.t <= self.w.kind_until:
+            return self.kind_step(event.t, m, m2)
+        if isinstance(event, ButtonPress) and event.button == "undo":
+            return self.undo(m, m2)
+        before = self.pending_windows or self.w
+        self.pending, self.pending_windows = False, None
+        self.w = Windows(self.epoch)
+        self.stepped(m, m2, self.w, before=before)
+        if isinstance(event, ButtonHold) and event.button == "undo":
+            self.question_at = event.t
+
+    def time_passed(self, m, m2):
+        """Only a pending kind is taken by time alone (its 4 s pass): it ends the frame."""
+        if m2 == m:
+            return expect(not steps(self.records), "time alone wrote a step that changed nothing")
+        expect(self.pending, "the match changed with no input", core(m), core(m2))
+        expect(m2["phase"] in OVER, "a kind taken when stepping stopped did not end the frame")
+        before = self.pending_windows or self.w
+        self.pending, self.pending_windows = False, None
+        self.stepped(m, m2, Windows(self.epoch), before=before)
+
+    def restarted(self, m, m2):
+        """A restart shows the match as the journal holds it; every window is closed."""
+        expect(m2 == m, "a restart changed the match", f"{diff(m, m2)}")
+        self.epoch += 1
+        self.w = self.w.after_restart(self.epoch, m2)
+        self.pending, self.pending_windows = False, None
+        self.question_at = self.last_player = None
+        self.restorable = None
+
+    def stepped(self, m, m2, windows, *, before=None):
+        """The players took a step (or, with a pending kind, two): UNDO must give back `m`."""
+        entries = [Entry(m, before or self.w)]
+        lines = None
+        for record, first in steps(self.records)[:-1]:  # the steps before the last, as written
+            lines = lines or read_journal(self.dir).lines
+            state = match_state(replay(lines[: first - 1 + len(record)]).snapshot())
+            entries.append(Entry(state, Windows(self.epoch)))
+        if m2 != m:
+            self.stack += entries
+            self.restorable = None
+        self.w = windows
+
+    # -- the invariants, after every step ----------------------------------------------------------
+    def check(self, state):
+        s = state
+        a, b = s["score"]["A"], s["score"]["B"]
+        # 1. FP-6/FP-7: every point is a ball on a shelf; CV-1: a debt is no ball on the table
+        expect(s["balls_on_table"] == BALLS - max(a, 0) - max(b, 0), "points + balls != 16", s)
+        expect(s["balls_on_table"] >= 0, "more points than balls", s)
+        if s["penalty"] == "ball":
+            expect(a >= 0 and b >= 0, "a score below 0 without the American penalty", s)
+        frames, scores, target = s["frames"], s["frame_scores"], s["target"]
+        expect(frames["A"] + frames["B"] == len(scores), "frames won != frames played", s)
+        for side, i in (("A", 0), ("B", 1)):
+            won = sum(1 for f in scores if f[i] >= target)
+            expect(
+                frames[side] == won, "a frame counted for a player who did not reach the target", s
+            )
+        if s["phase"] in OVER:
+            w = s["frame_winner"]
+            expect(s["score"][w] >= target > s["score"][other(w)], "frame over, no winner", s)
+            expect(scores[-1] == [a, b] and len(scores) == s["frame"], "the frame's score", s)
+            expect((s["phase"] == "match-over") == (frames[w] >= s["race"]), "the race (D-5)", s)
+        else:
+            expect(a < target and b < target, "a player at the target while the frame goes on", s)
+            expect(len(scores) == s["frame"] - 1 and max(frames.values()) < s["race"], "frames", s)
+        # 5. the journal replayed from nothing is what is shown; the hint is the catalog's
+        journal = match_state(replay(read_journal(self.dir).lines).snapshot())
+        expect(journal == s, "the journal replayed is not the state shown", diff(journal, s))
+        hint = self.table.hint
+        if hint is not None:
+            key, fields = hint if isinstance(hint, tuple) else (hint, ())
+            expect(key in HINTS, f"the hint {key!r} is not in the catalog")
+            fields = dict(fields)
+            if "name" in fields:
+                expect(fields["name"] in s["players"].values(), "a hint names no player", hint)
+            text = hint_text(hint, words(self.table.app.lang))
+            expect("{" not in text, "a hint with a field not filled in", text)
+        # 4. the phase shown is a phase
+        expect(s["phase"] in IN_FRAME + OVER + ("lag",), "unknown phase", s)
+
+
+def steps(records):
+    """The records that hold a step (a line that is no comment nor time mark)."""
+    return [r for r in records if any(line.split("#")[0].strip() for line in r[0])]
+
+
+CLOSED = {"kind_until": None, "foul_base": None, "penalty_due": False, "chosen_at": None}
+
+
+@functools.cache
+def words(lang):
+    return Words(translator(lang))
+
+
+def _key(hint):
+    return hint[0] if isinstance(hint, tuple) else hint
+
+
+def diff(want: dict, got: dict) -> str:
+    return "; ".join(
+        f"{k}: {want.get(k)!r} != {got.get(k)!r}" for k in want if want.get(k) != got.get(k)
+    )
+
+
+# -- how many sequences ---------------------------------------------------------------------------
+RANDOM_PLAY_EXAMPLES = int(os.environ.get("SCOREBOARD_RANDOM_PLAY_EXAMPLES", "2000"))
+PARTS = 4  # test functions, so the xdist workers share them
+
+
+def _run(part):
+    run_state_machine_as_test(
+        RandomPlay,
+        settings=settings(
+            max_examples=-(-RANDOM_PLAY_EXAMPLES // PARTS),
+            stateful_step_count=30,
+            database=None if part else settings.default.database,
+        ),
+    )
+
+
+def test_random_play_part_1():
+    _run(0)
+
+
+def test_random_play_part_2():
+    _run(1)
+
+
+def test_random_play_part_3():
+    _run(2)
+
+
+def test_random_play_part_4():
+    _run(3)
