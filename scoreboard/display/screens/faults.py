@@ -61,11 +61,15 @@ HINTS = {
     "undone-break": "Undone: who breaks",
     "undone-next": "Undone: next frame",
     "undone-lapse": "Undone: the lapse",
+    "undone-foul-pots": "Undone foul: {name} +{n}",  # the FOUL press: the shot's balls back
+    "undone-kind": "Foul back to: {kind}",  # a kind step
+    "undone-no-foul": "Foul again: {kind}",  # "no foul"
+    "undone-not-a-ball": "Ball back: {name} +{n}",  # a stuck beam's retract
     "lapsed": "Point taken back: {name}",
     "lapsed-back": "Point given back: {name}",  # CV-1: the offender kept his ball
     "time-up": "Time is up: {name}",  # the shot clock, advisory (shot_clock.py)
     "extension": "Extension: {name}",  # the striker's one extension this frame
-    "foul-kind": "Foul: {kind}",
+    "foul-kind": "Foul {name}: {kind}",  # whose foul the kind is (out-of-turn: the other's)
     "foul-cancelled": "No foul: as before",
     "match-restored": "The last match is back",
     "config-applied": "New settings: this match",
