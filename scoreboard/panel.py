@@ -186,7 +186,7 @@ class Panel:
         elif now in CHOOSING:
             if before not in CHOOSING:
                 self._penalty, self._chosen_at = "due", None  # a new foul: its ball is due
-        elif before in CHOOSING and self._penalty == "due" and not _has(outcome, Lapse):
+        elif _has(outcome, Choose) and self._penalty == "due":
             self._chosen_at = self._t  # chosen before the ball was taken: the window opens
         else:
             self._penalty = self._chosen_at = None  # a shot, a lapse, a new frame: it is over

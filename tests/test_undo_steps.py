@@ -239,3 +239,17 @@ def test_FP_7_the_lapse_is_a_step_undo_gives_the_point_back(table):
     assert s["score"] == {"A": 0, "B": 0}
     s, hint = feed(app, ButtonPress("undo", T + 51))
     assert s["score"] == {"A": 1, "B": 0} and hint == "undone-lapse"
+
+
+def test_D_1_no_foul_opens_no_penalty_balls_window_the_next_ball_scores(table):
+    app = table()
+    feed(app, ButtonPress("A", T + 1), Pot(1, T + 10), ButtonPress("B", T + 20))  # A: 1, misses
+    feed(app, ButtonPress("foul", T + 30))  # B fouls: A +1
+    t = T + 30
+    while True:  # the FOUL was a mistake: step to "no foul"
+        t += 0.5
+        s, hint = feed(app, ButtonPress("foul", t))
+        if hint == "foul-cancelled":
+            break
+    s, hint = feed(app, Pot(2, t + 1))  # B's next ball: nobody chose, it is no penalty ball
+    assert s["score"] == {"A": 1, "B": 1} and hint != "penalty-ball"
