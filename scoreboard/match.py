@@ -45,7 +45,7 @@ class Step:
     old: Event | None = None
 
 
-ENTERED = Step("enter")  # one shared record: a match's history costs a pointer an event
+ENTERED = Step("enter")
 
 
 # One saved step every CHECKPOINT events: undo goes back to the nearest one and re-applies
@@ -60,7 +60,10 @@ class Match:
     def __init__(self) -> None:
         self.lifecycle = Lifecycle()
         self._events: list[Event] = []
-        self._steps: list[Step] = []  # every step not taken back, in order (UNDO pops one)
+        # The steps not taken back: how many, and the amends and cancels among them with
+        # their place (a step that entered an event needs no record: UNDO pops the event).
+        self._steps = 0
+        self._changes: list[tuple[int, Step]] = []
         # (number of events before it, phase, rules) at every CHECKPOINT-th event
         self._checkpoints: list[tuple[int, str, MatchState]] = []
         self.clock = FrameClock()  # when each frame started and ended (the log's time marks)
@@ -80,17 +83,20 @@ class Match:
     @property
     def steps(self) -> int:
         """How many steps UNDO could take back, one by one."""
-        return len(self._steps)
+        return self._steps
 
     @property
     def last_step(self) -> Step | None:
         """What :data:`UNDO` would take back now (None: nothing)."""
-        return self._steps[-1] if self._steps else None
+        if not self._steps:
+            return None
+        changed = self._changes[-1] if self._changes else None
+        return changed[1] if changed and changed[0] == self._steps - 1 else ENTERED
 
     def apply(self, event: Event) -> None:
         """Enter ``event`` as a step, or raise :class:`RuleError` and change nothing."""
         self._push(event)
-        self._steps.append(ENTERED)
+        self._steps += 1
 
     def _push(self, event: Event) -> None:
         count = len(self._events)
@@ -111,24 +117,27 @@ class Match:
         except RuleError:
             self._push(old)  # it was legal right here
             raise
-        self._steps.append(Step("amend", old))
+        self._changes.append((self._steps, Step("amend", old)))
+        self._steps += 1
 
     def cancel(self) -> None:
         """The last event goes, as one step :data:`UNDO` takes back."""
         if not self._events:
             raise RuleError("nothing to cancel")
-        self._steps.append(Step("cancel", self._pop()))
+        self._changes.append((self._steps, Step("cancel", self._pop())))
+        self._steps += 1
 
     def undo(self) -> Step:
         """Take back the last step exactly and return it (what it did)."""
         if not self._steps:
             raise RuleError("nothing to undo")
-        step = self._steps[-1]
+        step = self.last_step
         if step.kind != "cancel":
             self._pop()
         if step.old is not None:
             self._push(step.old)  # legal once right here, so legal again
-        self._steps.pop()
+            self._changes.pop()
+        self._steps -= 1
         return step
 
     def step(self, item: Item | TimeMark) -> None:
@@ -179,20 +188,23 @@ class Match:
         kept = len(self._checkpoints)
         while kept and self._checkpoints[kept - 1][0] > keep:
             kept -= 1
-        steps = max(len(self._steps) - back, 0)
+        changed = len(self._changes)
+        while changed and self._changes[changed - 1][0] >= self._steps - back:
+            changed -= 1
         return (
             (keep, self._events[keep:]),
             (kept, self._checkpoints[kept:]),
-            (steps, self._steps[steps:]),
+            (changed, self._changes[changed:]),
+            self._steps,
             self.lifecycle.phase,
             self.lifecycle.rules,
             self.clock.save(),
         )
 
     def _restore(self, saved: tuple) -> None:
-        *lists, phase, rules, clock = saved
+        *lists, self._steps, phase, rules, clock = saved
         for history, (start, tail) in zip(
-            (self._events, self._checkpoints, self._steps), lists, strict=True
+            (self._events, self._checkpoints, self._changes), lists, strict=True
         ):
             del history[start:]
             history += tail

@@ -4,11 +4,16 @@ step that would end the frame waits until the stepping stops. Through the app's 
 (its queue, the loop on a ManualClock, the real panel and journal)."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scoreboard.inputs.events import ButtonHold, ButtonPress, Pot
 from scoreboard.journal import read_journal
-from scoreboard.match import Match
+from scoreboard.match import CANCEL, UNDO, Amend, Match
 from scoreboard.matchlog import LogError, format_event, parse_line, replay
+from scoreboard.rules.errors import RuleError
+from scoreboard.rules.events import Choice, Choose, NextFrame, Shot
+from scoreboard.rules.fouls import FoulKind
 
 NAMES = '[match]\nplayer_a = "Olena"\nplayer_b = "Taras"\n'
 
@@ -253,3 +258,50 @@ def test_D_1_no_foul_opens_no_penalty_balls_window_the_next_ball_scores(table):
             break
     s, hint = feed(app, Pot(2, t + 1))  # B's next ball: nobody chose, it is no penalty ball
     assert s["score"] == {"A": 1, "B": 1} and hint != "penalty-ball"
+
+
+LEGAL_SHOTS = st.builds(
+    Shot,
+    pots=st.integers(0, 3),
+    fouls=st.sampled_from([(), (FoulKind.OTHER,), (FoulKind.PUSH,), (FoulKind.OUT_OF_TURN,)]),
+)
+ITEMS = st.one_of(
+    LEGAL_SHOTS,
+    st.builds(Choose, st.sampled_from(list(Choice))),
+    st.just(NextFrame()),
+    st.builds(Amend, LEGAL_SHOTS),
+    st.just(CANCEL),
+    st.just(UNDO),
+)
+
+
+@settings(max_examples=300)
+@given(st.lists(st.lists(ITEMS, min_size=1, max_size=2), max_size=80))
+def test_undo_gives_back_exactly_the_state_before_each_step_and_a_replay_agrees(records):
+    """Whatever steps a match takes, one or two a record (past its saved states every 32
+    events too), UNDO gives back the state before the last one not yet taken back, a record
+    refused changes nothing, and the log replays to the same state, its steps included."""
+    settings_ = [parse_line(line) for line in ("players A B", "race 3", "target 3", "break A")]
+    log, match = [], Match()
+    before: list[dict] = []  # the state before each step not taken back
+    for record in [[item] for item in settings_] + records:
+        state, steps = match.snapshot(), match.steps
+        try:
+            match.apply_all(record)
+        except RuleError:
+            assert match.snapshot() == state and match.steps == steps  # refused: nothing
+            continue
+        one_by_one = replay(log)
+        for item in record:
+            if item is UNDO:
+                before.pop()
+            else:
+                before.append(one_by_one.snapshot())
+            one_by_one.apply_all([item])
+        log += [format_event(item) for item in record]
+        again = replay(log)
+        assert again.snapshot() == match.snapshot() == one_by_one.snapshot()
+        assert again.steps == match.steps == len(before)
+    while before:  # and UNDO all the way back, one state at a time
+        match.apply_all([UNDO])
+        assert match.snapshot() == before.pop()
