@@ -27,8 +27,8 @@ class NetProcess:
 
 @pytest.fixture
 def table(make_app):
-    def start(race=2):
-        app = make_app(f'[match]\nplayer_a = "Олена"\nplayer_b = "Тарас"\nrace = {race}\n')
+    def start(race=2, more=""):
+        app = make_app(f'[match]\nplayer_a = "Олена"\nplayer_b = "Тарас"\nrace = {race}\n{more}')
         app.net = NetProcess()
         app.observers.append(app.net)
         return app
@@ -169,3 +169,24 @@ def test_a_ball_while_the_question_shows_counts_and_drops_it(table):
     assert s["score"] == {"A": 1, "B": 0}
     feed(app, ButtonPress("foul", 102.0))  # a foul on that shot now, not a phone
     assert app.net.asked == 0 and app.match.snapshot()["score"] == {"A": 0, "B": 1}
+
+
+def test_the_strikers_own_press_to_the_question_is_no_shot_clock_extension(table):
+    app = table(more="[shot_clock]\nseconds = 60.0\nextension = 30.0\n")
+    feed(app, ButtonPress("A", 1.0), ButtonPress("B", 10.0))  # B at the table, his clock runs
+    before = everything(app)
+    feed(app, ButtonHold("undo", 20.0))
+    s, hint = feed(app, ButtonPress("B", 21.0))
+    assert hint is None and everything(app) == before
+    s, hint = feed(app, ButtonPress("B", 30.0))  # the question gone: his extension
+    assert hint == ("extension", (("name", "Тарас"),))
+
+
+def test_a_setup_screen_that_opened_by_itself_over_the_question_closes_for_its_answer(table):
+    app = in_phase(table, "match-over")
+    feed(app, ButtonHold("undo", 100.0))
+    app.clock.advance(app.result_seconds)  # the result shown: the setup screen opens by itself
+    app.loop.run_pending()
+    assert app.desk.is_open
+    s, hint = feed(app, ButtonPress("foul", 101.0))
+    assert app.net.asked == 1 and not app.desk.is_open and s["phase"] == "match-over"
