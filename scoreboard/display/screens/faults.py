@@ -63,7 +63,7 @@ HINTS = {
     "undone-next": "Undone: next frame",
     "undone-lapse": "Undone: the lapse",
     "lapsed": "Point taken back: {name}",
-    "no-lapse": "No point to take back",  # FOUL held with none (FP-7 note): nothing else
+    "no-lapse": "Nothing to take back",  # FOUL held with none (FP-7 note): nothing else
     "lapsed-back": "Point given back: {name}",  # CV-1: the offender kept his ball
     "time-up": "Time is up: {name}",  # the shot clock, advisory (shot_clock.py)
     "extension": "Extension: {name}",  # the striker's one extension this frame
