@@ -213,10 +213,13 @@ class App:
         if self.phone.takes(event):  # a press that closed the pairing code or answered a phone
             self.show()
             return
-        if not self.desk.is_open and self.pages.takes(event, self.match.phase):
+        # UNDO held asked "UNDO: new match, FOUL: pair a phone": the next button is its answer
+        # in every phase (panel.py), never a page, the setup screen or the shot clock's.
+        answer = isinstance(event, ButtonPress | ButtonHold) and self.panel.asking(event.t)
+        if not (answer or self.desk.is_open) and self.pages.takes(event, self.match.phase):
             self.show()  # FOUL between frames turns the statistics page (stats_pages.py)
             return
-        if self.shown and self.shot_clock.takes(event, self.shown.snapshot):
+        if not answer and self.shown and self.shot_clock.takes(event, self.shown.snapshot):
             self.show()  # the striker's own button: his extension (shot_clock.py)
             return
         self.storage.retry()  # records kept while the disk refused them go first
@@ -229,6 +232,11 @@ class App:
                 self.ledger.hello(event)
             case SetupNext():
                 self._setup_next(event)
+            case ButtonPress() | ButtonHold() if answer:
+                if self.desk.is_open:  # it opened by itself after a match, over the question
+                    self.desk.close()
+                self.hint = None  # the question is answered: its words go
+                self._play(self.panel.handle(event))
             case ButtonHold(button="undo") if self.desk.is_open:
                 self.desk.close()  # UNDO held asks for a new match, in the setup too
                 self._play(self.panel.handle(event))

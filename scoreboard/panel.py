@@ -40,7 +40,7 @@ class Outcome:
     hint: str | tuple | None = None
     new_match: bool = False
     restore_match: bool = False  # UNDO with nothing to take back: the archived match, if just made
-    pairing: bool = False  # FOUL held with no point to take back: a code to pair a phone
+    pairing: bool = False  # FOUL pressed to the question UNDO held asks: a code to pair a phone
     # A FOUL step that would end the frame waits (Panel.settle) until this moment, unless
     # another FOUL press steps on from it first or another input takes it sooner.
     settle_at: float | None = None
@@ -105,7 +105,7 @@ class Panel:
     shot_pause: float = 5.0  # pots closer than this belong to one shot
     foul_kind_window: float = 4.0  # FOUL presses this soon after the last step the kind
     double_press_guard: float = 0.5  # a second player button this soon is two buttons at once
-    confirm_window: float = 5.0  # for the UNDO press confirming a new match
+    confirm_window: float = 5.0  # the question UNDO held asks: UNDO a new match, FOUL a phone
     penalty_window: float = 8.0  # after the choice, the first ball this soon is the penalty ball
     _open: _OpenShot | None = field(default=None, init=False)
     _intent: _OpenShot | None = field(default=None, init=False)
@@ -127,7 +127,17 @@ class Panel:
         """What ``event`` comes to now; nothing changes until :meth:`applied`."""
         self._intent, self._t, self._phase = None, event.t, self.match.phase
         if self._new_match_asked is not None and not _is(event, ButtonPress, Button.UNDO):
-            self._new_match_asked = None  # any other input cancels the question
+            asked = self.asking(event.t)
+            self._new_match_asked = None  # any other input ends the question
+            if asked and _is(event, ButtonPress, Button.FOUL):
+                # Its other answer: a code to pair a phone (issue 12, scoreboard/phone/); the
+                # gesture that pairs never changes the match (issue 19).
+                return Outcome(pairing=True)
+            # Any other button drops the question and does nothing else (UNDO held again asks
+            # again); a ball still counts.
+            button = isinstance(event, ButtonPress | ButtonHold)
+            if asked and button and not _is(event, ButtonHold, Button.UNDO):
+                return IGNORED
         match event:
             case Pot(retract=True):
                 return self._retract(event.pocket)
@@ -145,10 +155,8 @@ class Panel:
             case ButtonHold(button=Button.FOUL):
                 # FP-7 note, D-1: the last penalty ball was not taken before the next shot.
                 foul = self.match.state.foul
-                if self.match.phase not in IN_FRAME or foul is None:
-                    # No penalty point to take back: the hold asks for a code that pairs a
-                    # phone (issue 12, scoreboard/phone/); it never changes the match.
-                    return Outcome(pairing=True)
+                if self.match.phase not in IN_FRAME or foul is None or foul.lapsed:
+                    return Outcome(hint="no-lapse")  # nothing else, never a phone's code
                 if foul.rule is PenaltyRule.AMERICAN:  # CV-1: his ball stays his
                     hint = _hint("lapsed-back", name=self._name(foul.offender))
                 else:
@@ -162,6 +170,12 @@ class Panel:
             case ButtonHold(button=side) if side in PLAYER_BUTTONS:
                 return self._hold(side, event.t)
         return IGNORED
+
+    def asking(self, t: float) -> bool:
+        """Whether the question UNDO held asks ("UNDO: new match, FOUL: pair a phone") is
+        still open at `t`: the next button answers it, whatever the phase."""
+        asked = self._new_match_asked
+        return asked is not None and t - asked <= self.confirm_window
 
     def applied(self, outcome: Outcome) -> None:
         """The app applied ``outcome``: remember the shot that pots may still join, and
