@@ -23,7 +23,7 @@ from scoreboard.inputs.events import (
 )
 from scoreboard.journal import last_archived
 from scoreboard.loop import EventLoop
-from scoreboard.match import UNDO, Match
+from scoreboard.match import CANCEL, Match
 from scoreboard.matchlog import LogError, format_event, parse_line, replay
 from scoreboard.panel import SETUP, Outcome, Panel
 from scoreboard.phase import OVER, Phase
@@ -57,6 +57,11 @@ SCREEN_ONLY = ("setup", "page", "shot_clock")
 # (A, B or FOUL opens it sooner; UNDO still takes back the last step): at least this, and long
 # enough for each statistics page to have been shown once (stats_pages.py).
 RESULT_SECONDS = 30.0
+
+
+def _is_input(event) -> bool:
+    """A player's input, or settings sent for the match: it takes a waiting FOUL step first."""
+    return isinstance(event, Pot | ButtonPress | ButtonHold | SetupNext)
 
 
 def setup_lines(config: Config, settings: MatchSettings | None = None) -> list[str]:
@@ -128,6 +133,7 @@ class App:
         # picture (`shown(Shown)`), on the loop's thread; they must never wait (bridge/).
         self.observers: list = []
         self._restorable: int | None = None  # the match a new match just archived
+        self._settle_timer = None  # when a waiting FOUL step is taken (panel.py)
         # OLED burn-in: dim, then a moving saver; the press that wakes it does nothing else.
         self.saver = ScreenSaver.from_config(config.display, screens, self.loop.call_later)
         # Phones (issue 12): the pairing code, and a phone's change waiting for an OK press.
@@ -196,15 +202,24 @@ class App:
         if extra is not None:
             extra(event)
             return
+        if self.panel.pending and not self.panel.steps_on(event) and _is_input(event):
+            # A FOUL step that would end the frame is taken where the stepping stops: here.
+            self._settle()
+            if isinstance(event, ButtonPress | ButtonHold):
+                self.show()  # the press that stopped it does nothing else (the frame ended)
+                return
         if self.saver.woken_by(event):
             return
         if self.phone.takes(event):  # a press that closed the pairing code or answered a phone
             self.show()
             return
-        if not self.desk.is_open and self.pages.takes(event, self.match.phase):
+        # UNDO held asked "UNDO: new match, FOUL: pair a phone": the next button is its answer
+        # in every phase (panel.py), never a page, the setup screen or the shot clock's.
+        answer = isinstance(event, ButtonPress | ButtonHold) and self.panel.asking(event.t)
+        if not (answer or self.desk.is_open) and self.pages.takes(event, self.match.phase):
             self.show()  # FOUL between frames turns the statistics page (stats_pages.py)
             return
-        if self.shown and self.shot_clock.takes(event, self.shown.snapshot):
+        if not answer and self.shown and self.shot_clock.takes(event, self.shown.snapshot):
             self.show()  # the striker's own button: his extension (shot_clock.py)
             return
         self.storage.retry()  # records kept while the disk refused them go first
@@ -217,6 +232,11 @@ class App:
                 self.ledger.hello(event)
             case SetupNext():
                 self._setup_next(event)
+            case ButtonPress() | ButtonHold() if answer:
+                if self.desk.is_open:  # it opened by itself after a match, over the question
+                    self.desk.close()
+                self.hint = None  # the question is answered: its words go
+                self._play(self.panel.handle(event))
             case ButtonHold(button="undo") if self.desk.is_open:
                 self.desk.close()  # UNDO held asks for a new match, in the setup too
                 self._play(self.panel.handle(event))
@@ -291,7 +311,8 @@ class App:
         if not self._not_begun():
             self.new_match(settings)
             return command.STARTED
-        undo = [UNDO] if self.match.events and isinstance(self.match.events[-1], Break) else []
+        # A breaker chosen goes as if never chosen (UNDO would bring back a cancelled step).
+        undo = [CANCEL] if self.match.events and isinstance(self.match.events[-1], Break) else []
         lines = setup_lines(self.config, settings)[1:]
         items = tuple(undo) + tuple(i for i in map(parse_line, lines) if i is not None)
         comment = [line for line in lines if line.startswith(LANG_COMMENT)]
@@ -309,7 +330,26 @@ class App:
                     screen.lang = lang
             self.shown = None
 
+    def _settle(self) -> None:
+        """The waiting FOUL step (panel.py), taken now."""
+        if self._settle_timer is not None:
+            self._settle_timer.cancel()
+            self._settle_timer = None
+        self.storage.retry()
+        self._play(self.panel.settle())
+
+    def _settle_due(self) -> None:
+        """The FOUL step's window closed with no FOUL press: the step is taken."""
+        self._settle_timer = None
+        if self.panel.pending:
+            self._settle()
+            self.show()
+
     def _play(self, outcome: Outcome, *, pot: Pot | None = None) -> None:
+        if outcome.settle_at is not None:
+            if self._settle_timer is not None:
+                self._settle_timer.cancel()
+            self._settle_timer = self.loop.call_at(outcome.settle_at, self._settle_due)
         mark = self.ledger.mark(pot)
         if outcome.pairing:
             self.phone.ask_code()

@@ -13,10 +13,39 @@ from scoreboard.rules.state import MatchState
 
 @dataclass(frozen=True, slots=True)
 class Undo:
-    """A step of the match log that is no event: it takes the last one back (log word ``undo``)."""
+    """A step of the match log that is no event: it takes the last step back (log word ``undo``):
+    an event entered goes, an amended one is as it was, a cancelled one comes back."""
+
+
+@dataclass(frozen=True, slots=True)
+class Amend:
+    """One step: the last event becomes ``event`` (log words ``amend EVENT``): a ball joins
+    the open shot, a FOUL press or a kind step changes it. :data:`UNDO` brings the old back."""
+
+    event: Event
+
+
+@dataclass(frozen=True, slots=True)
+class Cancel:
+    """One step: the last event goes as if it never happened (log word ``cancel``): a FOUL
+    that entered its own shot stepped to "no foul". :data:`UNDO` brings it back."""
 
 
 UNDO = Undo()
+CANCEL = Cancel()
+Item = Event | Undo | Amend | Cancel
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """What one step did to the events, so UNDO can take exactly it back: ``old`` is the
+    event an amend replaced or a cancel removed (None: a new event was entered)."""
+
+    kind: str  # "enter" | "amend" | "cancel"
+    old: Event | None = None
+
+
+ENTERED = Step("enter")
 
 
 # One saved step every CHECKPOINT events: undo goes back to the nearest one and re-applies
@@ -31,6 +60,10 @@ class Match:
     def __init__(self) -> None:
         self.lifecycle = Lifecycle()
         self._events: list[Event] = []
+        # The steps not taken back: how many, and the amends and cancels among them with
+        # their place (a step that entered an event needs no record: UNDO pops the event).
+        self._steps = 0
+        self._changes: list[tuple[int, Step]] = []
         # (number of events before it, phase, rules) at every CHECKPOINT-th event
         self._checkpoints: list[tuple[int, str, MatchState]] = []
         self.clock = FrameClock()  # when each frame started and ended (the log's time marks)
@@ -47,8 +80,25 @@ class Match:
     def events(self) -> list[Event]:
         return list(self._events)
 
+    @property
+    def steps(self) -> int:
+        """How many steps UNDO could take back, one by one."""
+        return self._steps
+
+    @property
+    def last_step(self) -> Step | None:
+        """What :data:`UNDO` would take back now (None: nothing)."""
+        if not self._steps:
+            return None
+        changed = self._changes[-1] if self._changes else None
+        return changed[1] if changed and changed[0] == self._steps - 1 else ENTERED
+
     def apply(self, event: Event) -> None:
-        """Apply ``event``, or raise :class:`RuleError` and change nothing."""
+        """Enter ``event`` as a step, or raise :class:`RuleError` and change nothing."""
+        self._push(event)
+        self._steps += 1
+
+    def _push(self, event: Event) -> None:
         count = len(self._events)
         before = (count, self.lifecycle.phase, self.lifecycle.rules)
         self.lifecycle.apply(event)
@@ -57,51 +107,113 @@ class Match:
         self._events.append(event)
         self.clock.after(count + 1, before[2], self.lifecycle.rules)
 
-    def step(self, item: Event | Undo | TimeMark) -> None:
-        """One line of a match log: an event, :data:`UNDO`, or a time mark for the next event."""
-        if isinstance(item, Undo):
-            self.undo()
-        elif isinstance(item, TimeMark):
-            self.clock.mark(item.t)
-        else:
-            self.apply(item)
+    def amend(self, event: Event) -> None:
+        """The last event becomes ``event``, as one step :data:`UNDO` takes back."""
+        if not self._events:
+            raise RuleError("nothing to amend")
+        old = self._pop()
+        try:
+            self._push(event)
+        except RuleError:
+            self._push(old)  # it was legal right here
+            raise
+        self._changes.append((self._steps, Step("amend", old)))
+        self._steps += 1
 
-    def apply_all(self, items: list[Event | Undo]) -> None:
-        """Apply events and undos (:data:`UNDO`) as one step: all of them, or none if one is refused.
+    def cancel(self) -> None:
+        """The last event goes, as one step :data:`UNDO` takes back."""
+        if not self._events:
+            raise RuleError("nothing to cancel")
+        self._changes.append((self._steps, Step("cancel", self._pop())))
+        self._steps += 1
 
-        The panel amends the open shot this way (``undo`` + the shot with one more
-        ball), and the journal writes the same items as one record.
+    def undo(self) -> Step:
+        """Take back the last step exactly and return it (what it did)."""
+        if not self._steps:
+            raise RuleError("nothing to undo")
+        step = self.last_step
+        if step.kind != "cancel":
+            self._pop()
+        if step.old is not None:
+            self._push(step.old)  # legal once right here, so legal again
+            self._changes.pop()
+        self._steps -= 1
+        return step
+
+    def step(self, item: Item | TimeMark) -> None:
+        """One line of a match log: an event, :data:`UNDO`, an amend, :data:`CANCEL`, or a
+        time mark for the next event."""
+        match item:
+            case Undo():
+                self.undo()
+            case Amend(event=event):
+                self.amend(event)
+            case Cancel():
+                self.cancel()
+            case TimeMark(t=t):
+                self.clock.mark(t)
+            case _:
+                self.apply(item)
+
+    def apply_all(self, items: list[Item]) -> None:
+        """Apply items as one record: all of them, or none if one is refused.
+
+        The journal writes the same items as one record, so a power cut keeps all or none.
         """
-        # Only what the undos can pop is saved: a step costs the same at event 2,000 as at
-        # event 2 (the history before them is never touched).
-        keep = len(self._events) - sum(1 for item in items if isinstance(item, Undo))
-        kept = len(self._checkpoints)
-        while kept and self._checkpoints[kept - 1][0] > keep:
-            kept -= 1
-        saved = (
-            self._events[keep:],
-            self._checkpoints[kept:],
-            self.lifecycle.phase,
-            self.lifecycle.rules,
-            self.clock.save(),
-        )
+        saved = self._save(items)
         try:
             for item in items:
                 self.step(item)
         except RuleError:
-            events, checkpoints, phase, rules, clock = saved
-            del self._events[keep:], self._checkpoints[kept:]
-            self._events += events
-            self._checkpoints += checkpoints
-            self.lifecycle.restore(phase, rules)
-            self.clock.restore(clock)
+            self._restore(saved)
             raise
 
-    def undo(self) -> Event:
+    def preview(self, items: list[Item]) -> tuple[str, MatchState]:
+        """The phase and rules state ``items`` would lead to; nothing changes (a RuleError
+        says they would be refused)."""
+        saved = self._save(items)
+        try:
+            for item in items:
+                self.step(item)
+            return self.phase, self.state
+        finally:
+            self._restore(saved)
+
+    def _save(self, items: list[Item]) -> tuple:
+        """What ``items`` can change. Only that is saved: a step costs the same at event 2,000
+        as at event 2 (the history before is never touched). Each item takes back at most
+        one event and one step."""
+        back = sum(1 for item in items if isinstance(item, Undo | Amend | Cancel))
+        keep = max(len(self._events) - back, 0)
+        kept = len(self._checkpoints)
+        while kept and self._checkpoints[kept - 1][0] > keep:
+            kept -= 1
+        changed = len(self._changes)
+        while changed and self._changes[changed - 1][0] >= self._steps - back:
+            changed -= 1
+        return (
+            (keep, self._events[keep:]),
+            (kept, self._checkpoints[kept:]),
+            (changed, self._changes[changed:]),
+            self._steps,
+            self.lifecycle.phase,
+            self.lifecycle.rules,
+            self.clock.save(),
+        )
+
+    def _restore(self, saved: tuple) -> None:
+        *lists, self._steps, phase, rules, clock = saved
+        for history, (start, tail) in zip(
+            (self._events, self._checkpoints, self._changes), lists, strict=True
+        ):
+            del history[start:]
+            history += tail
+        self.lifecycle.restore(phase, rules)
+        self.clock.restore(clock)
+
+    def _pop(self) -> Event:
         """Take back the last event and return it: back to the last checkpoint, then the
         events after it again (they were legal once, so they are again: a fold is exact)."""
-        if not self._events:
-            raise RuleError("nothing to undo")
         event = self._events.pop()
         count = len(self._events)
         self.clock.undo(count)

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from scoreboard.frame_clock import TimeMark, format_mark, parse_mark
-from scoreboard.match import UNDO, Match, Undo
+from scoreboard.match import CANCEL, UNDO, Amend, Cancel, Item, Match, Undo
 from scoreboard.rules.errors import RuleError
 from scoreboard.rules.events import (
     Break,
@@ -108,11 +108,21 @@ PARSERS = {
     "lapse": lambda w: (_words(w, 0, "lapse"), Lapse())[1],
     "next": lambda w: (_words(w, 0, "next"), NextFrame())[1],
     "undo": lambda w: (_words(w, 0, "undo"), UNDO)[1],
+    "cancel": lambda w: (_words(w, 0, "cancel"), CANCEL)[1],
+    "amend": lambda w: _amend(w),
 }
 
 
-def parse_line(text: str) -> Event | Undo | TimeMark | None:
-    """One line → an event, :data:`UNDO`, a time mark, or ``None`` for a blank line or comment.
+def _amend(words: list[str]) -> Amend:
+    """``amend shot pots=2``: the last event becomes the event the rest of the line is."""
+    if not words or words[0] in ("undo", "cancel", "amend"):
+        raise ValueError("expected: amend EVENT (e.g. amend shot pots=2)")
+    return Amend(_event(tuple(words)))
+
+
+def parse_line(text: str) -> Item | TimeMark | None:
+    """One line → an event, :data:`UNDO`, an amend, :data:`CANCEL`, a time mark, or ``None``
+    for a blank line or comment.
 
     Raises :class:`ValueError` with the reason when the line is not in the format.
     """
@@ -135,7 +145,7 @@ def _event(words: tuple[str, ...]) -> Event | str:
 @dataclass(frozen=True, slots=True)
 class Entry:
     line_no: int
-    item: Event | Undo
+    item: Item | TimeMark
 
 
 def entries(lines: Iterable[str]) -> Iterator[Entry]:
@@ -181,13 +191,17 @@ def replay(lines: Iterable[str], match: Match | None = None) -> Match:
     return match
 
 
-def format_event(event: Event | Undo) -> str:
+def format_event(event: Item | TimeMark) -> str:
     """The canonical log line for an event (what the journal writes)."""
     match event:
         case TimeMark():
             return format_mark(event)
         case Undo():
             return "undo"
+        case Cancel():
+            return "cancel"
+        case Amend(event=amended):
+            return "amend " + format_event(amended)
         case Players(a, b):
             return f"players {a} {b}"
         case Race(frames):

@@ -8,9 +8,9 @@ the journal, then shows them, and tells the panel with :meth:`Panel.applied`.
 from dataclasses import dataclass, field, replace
 
 from scoreboard.inputs.events import Button, ButtonHold, ButtonPress, Pot
-from scoreboard.match import Match
-from scoreboard.matchlog import UNDO
-from scoreboard.phase import CHOOSING, IN_FRAME, SHOOTING, Phase
+from scoreboard.match import CANCEL, UNDO, Amend, Match, Step
+from scoreboard.phase import CHOOSING, IN_FRAME, OVER, SHOOTING, Phase
+from scoreboard.rules.errors import RuleError
 from scoreboard.rules.events import (
     Break,
     Choice,
@@ -40,7 +40,10 @@ class Outcome:
     hint: str | tuple | None = None
     new_match: bool = False
     restore_match: bool = False  # UNDO with nothing to take back: the archived match, if just made
-    pairing: bool = False  # FOUL held with no point to take back: a code to pair a phone
+    pairing: bool = False  # FOUL pressed to the question UNDO held asks: a code to pair a phone
+    # A FOUL step that would end the frame waits (Panel.settle) until this moment, unless
+    # another FOUL press steps on from it first or another input takes it sooner.
+    settle_at: float | None = None
 
 
 IGNORED = Outcome()
@@ -51,12 +54,13 @@ NO_FOUL = None  # the last step of the foul-kind cycle: the FOUL was a mistake
 
 
 def foul_kinds_to_step(on_break: bool) -> tuple[FoulKind | None, ...]:
-    """The order FOUL presses step through: ``other`` first, then every named kind, then
-    :data:`NO_FOUL`, which puts the shot back exactly as it was before the FOUL press."""
-    named = [k for k in FOUL_KINDS if k is not FoulKind.OTHER]
-    if not on_break:
-        named.remove(FoulKind.ILLEGAL_BREAK)  # GR-13.1 is about the opening break only
-    return (FoulKind.OTHER, *named, NO_FOUL)
+    """The order FOUL presses step through: on the opening break ``illegal-break`` first
+    (GR-13.1), else ``other``; then every other kind, then :data:`NO_FOUL`, which puts the
+    shot back exactly as it was before the FOUL press."""
+    named = [k for k in FOUL_KINDS if k not in (FoulKind.OTHER, FoulKind.ILLEGAL_BREAK)]
+    if on_break:
+        return (FoulKind.ILLEGAL_BREAK, FoulKind.OTHER, *named, NO_FOUL)
+    return (FoulKind.OTHER, *named, NO_FOUL)  # GR-13.1 is about the opening break only
 
 
 @dataclass(frozen=True)
@@ -72,13 +76,36 @@ class _OpenShot:
     balls: tuple[int, ...] = ()  # the pockets whose sensors counted its balls
 
 
+@dataclass(frozen=True)
+class _Pending:
+    """A FOUL step whose result would end the frame: shown as a hint, taken only where the
+    stepping stops (a correction is one step: no kind on the way ends a frame)."""
+
+    base: _OpenShot | None  # the shot in the match it amends (None: it enters a new one)
+    intent: _OpenShot  # the shot as the step makes it
+    hint: tuple
+
+
+@dataclass(frozen=True)
+class _Windows:
+    """The panel's timed windows as they were before a step, so UNDO puts them back."""
+
+    open: _OpenShot | None
+    penalty: str | None
+    chosen_at: float | None
+    absorbed: int | None
+
+
+MEMOS = 64  # steps whose windows UNDO puts back exactly; further back they are closed
+
+
 @dataclass
 class Panel:
     match: Match
     shot_pause: float = 5.0  # pots closer than this belong to one shot
     foul_kind_window: float = 4.0  # FOUL presses this soon after the last step the kind
     double_press_guard: float = 0.5  # a second player button this soon is two buttons at once
-    confirm_window: float = 5.0  # for the UNDO press confirming a new match
+    confirm_window: float = 5.0  # the question UNDO held asks: UNDO a new match, FOUL a phone
     penalty_window: float = 8.0  # after the choice, the first ball this soon is the penalty ball
     _open: _OpenShot | None = field(default=None, init=False)
     _intent: _OpenShot | None = field(default=None, init=False)
@@ -91,13 +118,26 @@ class Panel:
     _t: float = field(default=0.0, init=False)  # the time of the input being handled
     _phase: Phase | None = field(default=None, init=False)  # the phase it found
     _absorbed: int | None = field(default=None, init=False)  # pocket of a penalty ball sensed
+    _pending: _Pending | None = field(default=None, init=False)
+    # (steps in the match after a step, the windows before it): UNDO restores them
+    _memos: list[tuple[int, _Windows]] = field(default_factory=list, init=False)
 
     # -- the entry points -----------------------------------------------------------------------
     def handle(self, event) -> Outcome:
         """What ``event`` comes to now; nothing changes until :meth:`applied`."""
         self._intent, self._t, self._phase = None, event.t, self.match.phase
         if self._new_match_asked is not None and not _is(event, ButtonPress, Button.UNDO):
-            self._new_match_asked = None  # any other input cancels the question
+            asked = self.asking(event.t)
+            self._new_match_asked = None  # any other input ends the question
+            if asked and _is(event, ButtonPress, Button.FOUL):
+                # Its other answer: a code to pair a phone (issue 12, scoreboard/phone/); the
+                # gesture that pairs never changes the match (issue 19).
+                return Outcome(pairing=True)
+            # Any other button drops the question and does nothing else (UNDO held again asks
+            # again); a ball still counts.
+            button = isinstance(event, ButtonPress | ButtonHold)
+            if asked and button and not _is(event, ButtonHold, Button.UNDO):
+                return IGNORED
         match event:
             case Pot(retract=True):
                 return self._retract(event.pocket)
@@ -105,6 +145,8 @@ class Panel:
                 return self._pot(event.t, event.pocket)
             case ButtonPress(button=Button.FOUL):
                 return self._foul(event.t)
+            case ButtonPress(button=Button.UNDO) if self._pending is not None:
+                return self._drop_pending()
             case ButtonPress(button=Button.UNDO):
                 return self._undo(event.t)
             case ButtonHold(button=Button.UNDO):
@@ -113,10 +155,8 @@ class Panel:
             case ButtonHold(button=Button.FOUL):
                 # FP-7 note, D-1: the last penalty ball was not taken before the next shot.
                 foul = self.match.state.foul
-                if self.match.phase not in IN_FRAME or foul is None:
-                    # No penalty point to take back: the hold asks for a code that pairs a
-                    # phone (issue 12, scoreboard/phone/); it never changes the match.
-                    return Outcome(pairing=True)
+                if self.match.phase not in IN_FRAME or foul is None or foul.lapsed:
+                    return Outcome(hint="no-lapse")  # nothing else, never a phone's code
                 if foul.rule is PenaltyRule.AMERICAN:  # CV-1: his ball stays his
                     hint = _hint("lapsed-back", name=self._name(foul.offender))
                 else:
@@ -131,12 +171,25 @@ class Panel:
                 return self._hold(side, event.t)
         return IGNORED
 
+    def asking(self, t: float) -> bool:
+        """Whether the question UNDO held asks ("UNDO: new match, FOUL: pair a phone") is
+        still open at `t`: the next button answers it, whatever the phase."""
+        asked = self._new_match_asked
+        return asked is not None and t - asked <= self.confirm_window
+
     def applied(self, outcome: Outcome) -> None:
         """The app applied ``outcome``: remember the shot that pots may still join, and
-        follow the penalty ball (FP-7) from the foul through the choice to the next shot."""
+        follow the penalty ball (FP-7) from the foul through the choice to the next shot.
+        An UNDO puts every window back as it was before the step it took back."""
         intent, self._intent = self._intent, None
+        self._pending = None
+        if outcome.items == (UNDO,):
+            self._windows_back()
+            return
+        memo = _Windows(self._open, self._penalty, self._chosen_at, self._absorbed)
+        self._memos = [*self._memos[1 - MEMOS :], (self.match.steps, memo)]
         events = self.match.events
-        if intent and outcome.items and events and outcome.items[-1] is events[-1]:
+        if intent and outcome.items and events and _entered(outcome.items[-1]) is events[-1]:
             self._open = replace(intent, events=len(events))
         else:
             self._open = None
@@ -147,10 +200,52 @@ class Panel:
         elif now in CHOOSING:
             if before not in CHOOSING:
                 self._penalty, self._chosen_at = "due", None  # a new foul: its ball is due
-        elif before in CHOOSING and self._penalty == "due" and not _has(outcome, Lapse):
+        elif _has(outcome, Choose) and self._penalty == "due":
             self._chosen_at = self._t  # chosen before the ball was taken: the window opens
         else:
             self._penalty = self._chosen_at = None  # a shot, a lapse, a new frame: it is over
+
+    def _windows_back(self) -> None:
+        """After an UNDO: the windows as they were before the step it took back; where that
+        is no longer known (a restart, or long ago) they are closed, a pending choice's
+        penalty ball due as for a new foul."""
+        steps = self.match.steps
+        while self._memos and self._memos[-1][0] > steps + 1:
+            self._memos.pop()
+        if self._memos and self._memos[-1][0] == steps + 1:
+            memo = self._memos.pop()[1]
+            self._open, self._penalty = memo.open, memo.penalty
+            self._chosen_at, self._absorbed = memo.chosen_at, memo.absorbed
+            return
+        self._memos.clear()
+        due = self.match.phase in CHOOSING and self.match.state.foul.rule is PenaltyRule.BALL
+        self._open, self._penalty, self._chosen_at, self._absorbed = None, None, None, None
+        if due:
+            self._penalty = "due"
+
+    @property
+    def pending(self) -> bool:
+        """A FOUL step waits to be taken (:meth:`settle`)."""
+        return self._pending is not None
+
+    def steps_on(self, event) -> bool:
+        """Whether ``event`` deals with the waiting FOUL step itself (FOUL within its window
+        steps on from it, UNDO takes it back); any other input takes it first."""
+        if self._pending is None or not isinstance(event, ButtonPress):
+            return False
+        if event.button == Button.UNDO:
+            return True
+        return event.button == Button.FOUL and (
+            event.t - self._pending.intent.foul_at <= self.foul_kind_window
+        )
+
+    def settle(self) -> Outcome:
+        """The waiting FOUL step, to be taken now: its window closed or another input came."""
+        pending, self._pending = self._pending, None
+        if pending is None:
+            return IGNORED
+        self._intent, self._phase = pending.intent, self.match.phase
+        return Outcome(items=_items(pending.base, pending.intent.shot))
 
     # -- inputs ---------------------------------------------------------------------------------
     def _pot(self, t: float, pocket: int | None = None) -> Outcome:
@@ -215,38 +310,64 @@ class Panel:
 
     def _foul(self, t: float) -> Outcome:
         phase = self.match.phase
-        open_shot = self._still_open()
-        if open_shot and open_shot.shot.fouls and t - open_shot.foul_at <= self.foul_kind_window:
+        if self._pending is not None:  # stepping on from a step not taken yet
+            base, current = self._pending.base, self._pending.intent
+        else:
+            base = current = self._still_open()
+        if current and current.shot.fouls and t - current.foul_at <= self.foul_kind_window:
             # A correction of the same foul, never a second penalty.
-            kinds = foul_kinds_to_step(open_shot.on_break)
-            current = open_shot.shot.fouls[0]
-            following = (
-                kinds[(kinds.index(current) + 1) % len(kinds)] if current in kinds else kinds[0]
-            )
+            kinds = foul_kinds_to_step(current.on_break)
+            now = current.shot.fouls[0]
+            following = kinds[(kinds.index(now) + 1) % len(kinds)] if now in kinds else kinds[0]
             if following is NO_FOUL:
                 # The FOUL was a mistake: back to exactly the step before it.
-                if open_shot.unfouled is None:
-                    return Outcome(items=(UNDO,), hint="foul-cancelled")
-                return self._amend(
-                    open_shot,
-                    open_shot.unfouled,
-                    foul_at=None,
-                    unfouled=None,
-                    hint="foul-cancelled",
-                )
-            shot = replace(open_shot.shot, fouls=(following,))
-            return self._amend(
-                open_shot, shot, foul_at=t, hint=_hint("foul-kind", kind=str(following))
-            )
-        if open_shot and not open_shot.shot.fouls and t - open_shot.changed <= self.shot_pause:
+                after = replace(current, shot=current.unfouled, foul_at=None, unfouled=None)
+                return self._foul_step(base, after, "foul-cancelled")
+            shot = replace(current.shot, fouls=(following,))
+            return self._foul_step(base, replace(current, shot=shot, foul_at=t), "foul-kind")
+        if current and not current.shot.fouls and t - current.changed <= self.shot_pause:
             # GR-22.3: every ball that fell on the fouled stroke is taken back, the one
             # that ended the frame too (the stroke had not ended when the rule was broken).
-            shot = replace(open_shot.shot, fouls=(FoulKind.OTHER,))
-            return self._amend(open_shot, shot, foul_at=t, unfouled=open_shot.shot)
+            first = foul_kinds_to_step(current.on_break)[0]
+            shot = replace(current.shot, fouls=(first,))
+            after = replace(current, shot=shot, foul_at=t, unfouled=current.shot)
+            return self._foul_step(base, after, "foul-kind", quiet=True)
         if phase not in SHOOTING:
             return self._not_now("shoot")
-        shot = Shot(fouls=(FoulKind.OTHER,))
-        return self._enter(shot, phase == Phase.BREAK, changed=t, foul_at=t)
+        on_break = phase == Phase.BREAK
+        shot = Shot(fouls=(foul_kinds_to_step(on_break)[0],))
+        return self._foul_step(None, _OpenShot(shot, on_break, t, t), "foul-kind", quiet=True)
+
+    def _foul_step(self, base, after: _OpenShot, say: str, *, quiet=False) -> Outcome:
+        """A FOUL press: the shot `base` (None: none yet) becomes `after` (its shot None: no
+        shot). Taken at once, unless it would end the frame: then it waits, shown as a hint
+        (:meth:`settle`), and the frame ends only where the stepping stops. A first FOUL
+        press taken at once is `quiet`: the foul's own screen says whose it is."""
+        items = _items(base, after.shot)
+        try:
+            phase, state = self.match.preview(items)
+        except RuleError as exc:
+            return Outcome(hint=exc.hint)
+        if after.shot is None or not after.shot.fouls:
+            hint = say
+        else:
+            offender = state.foul.offender if state.foul else self.match.state.striker
+            hint = _hint(say, kind=str(after.shot.fouls[0]), name=self._name(offender))
+        if phase in OVER and after.shot is not None:
+            self._pending = _Pending(base, after, hint)
+            return Outcome(hint=hint, settle_at=after.foul_at + self.foul_kind_window)
+        self._pending = None
+        if not items:
+            return Outcome(hint=hint)  # a step that was waiting goes: nothing was taken
+        self._intent = after if after.shot is not None else None
+        return Outcome(items=items, hint=None if quiet else hint)
+
+    def _drop_pending(self) -> Outcome:
+        """UNDO while a FOUL step waits: that step goes, nothing had been taken."""
+        base, self._pending = self._pending.base, None
+        if base is None or not base.shot.fouls:  # the FOUL press itself: the striker's foul
+            return Outcome(hint=_hint("undone-foul", name=self._name(self.match.state.striker)))
+        return Outcome(hint=_hint("undone-kind", kind=str(base.shot.fouls[0])))
 
     def _retract(self, pocket: int) -> Outcome:
         """A stuck beam's leading edge was counted as a ball (pocket_counter.RETRACT): take
@@ -258,7 +379,7 @@ class Panel:
             shot = replace(open_shot.shot, pots=open_shot.shot.pots - 1)
             hint = _hint("not-a-ball", pocket=pocket)
             if shot == Shot():  # that ball was all the shot was: as if it never happened
-                return Outcome(items=(UNDO,), hint=hint)
+                return Outcome(items=(CANCEL,), hint=hint)
             return self._amend(open_shot, shot, balls=tuple(balls), hint=hint)
         if pocket == self._absorbed:  # it had been taken for the penalty ball: no point
             self._absorbed = None
@@ -269,22 +390,38 @@ class Panel:
         asked, self._new_match_asked = self._new_match_asked, None
         if asked is not None and t - asked <= self.confirm_window:
             return Outcome(new_match=True)
-        events = self.match.events
-        if not events or isinstance(events[-1], SETUP):
+        events, step = self.match.events, self.match.last_step
+        if step is None or (step.kind == "enter" and isinstance(events[-1], SETUP)):
             # UNDO takes back play, never the match's settings (setting up is its own action);
             # right after a new match it brings the archived one back, if the app can.
             return Outcome(hint="nothing-to-undo", restore_match=True)
-        return Outcome(items=(UNDO,), hint=self._undone(events[-1]))
+        return Outcome(items=(UNDO,), hint=self._undone(step, events[-1] if events else None))
 
-    def _undone(self, event) -> str | tuple:
+    def _undone(self, step: Step, last) -> str | tuple:
         """What an UNDO takes back, said on the display: "Undone: Taras's foul"."""
         s, phase = self.match.state, self.match.phase
-        match event:
-            case Shot() if s.foul and (event.fouls or phase in CHOOSING):
+        if step.kind == "cancel":  # "no foul", or a stuck beam's ball: it comes back
+            if step.old.fouls:
+                return _hint("undone-no-foul", kind=str(step.old.fouls[0]))
+            return _hint("undone-not-a-ball", name=self._shooter(), n=step.old.pots)
+        if step.kind == "amend":
+            old, new = step.old, last
+            if new.fouls and not old.fouls:  # the FOUL press: the shot as it was, balls too
+                if old.pots:
+                    return _hint("undone-foul-pots", name=self._name(s.foul.offender), n=old.pots)
+                return _hint("undone-foul", name=self._name(s.foul.offender))
+            if old.fouls and not new.fouls:  # "no foul": the foul again
+                return _hint("undone-no-foul", kind=str(old.fouls[0]))
+            if old.fouls != new.fouls:  # a kind step
+                return _hint("undone-kind", kind=str(old.fouls[0]))
+            if new.pots > old.pots:  # a ball that joined the shot
+                return _hint("undone-pots", name=self._shooter(), n=new.pots - old.pots)
+            return _hint("undone-not-a-ball", name=self._shooter(), n=old.pots - new.pots)
+        match last:
+            case Shot() if s.foul and (last.fouls or phase in CHOOSING):
                 return _hint("undone-foul", name=self._name(s.foul.offender))
             case Shot(pots=pots) if pots:
-                shooter = s.striker if phase in SHOOTING else s.frame_winner
-                return _hint("undone-pots", name=self._name(shooter), n=pots)
+                return _hint("undone-pots", name=self._shooter(), n=pots)
             case Shot():  # GR-7.2: a miss passed the turn, so the shooter is not at the table
                 return _hint("undone-miss", name=self._name(other(s.striker)))
             case Choose():
@@ -294,6 +431,12 @@ class Panel:
             case NextFrame():
                 return "undone-next"
         return "undone-lapse"
+
+    def _shooter(self) -> str:
+        """Who played the last shot, a legal one (FP-5.2: the striker stays at the table)."""
+        s = self.match.state
+        side = s.striker if self.match.phase in SHOOTING else s.frame_winner
+        return self._name(side or s.breaker or "A")
 
     def _not_now(self, kind: str) -> Outcome:
         """A press the phase does not take: the display says why (lifecycle.REFUSALS)."""
@@ -310,9 +453,9 @@ class Panel:
         return Outcome(items=(shot,))
 
     def _amend(self, open_shot: _OpenShot, shot: Shot, *, hint=None, **changes) -> Outcome:
-        """The open shot entered again as `shot`: one record, `undo` and the new shot."""
+        """The open shot becomes `shot`: one step (`amend`), which UNDO takes back."""
         self._intent = replace(open_shot, shot=shot, **changes)
-        return Outcome(items=(UNDO, shot), hint=hint)
+        return Outcome(items=(Amend(shot),), hint=hint)
 
     def _still_open(self) -> _OpenShot | None:
         """The open shot, if nothing has been entered after it."""
@@ -325,6 +468,21 @@ class Panel:
 def _hint(key: str, **fields) -> tuple:
     """A display message with fields (names, counts, a foul kind), hashable like a key."""
     return (key, tuple(sorted(fields.items())))
+
+
+def _items(base: _OpenShot | None, shot: Shot | None) -> tuple:
+    """The steps that make the match's last shot `shot` (None: no shot) from `base`, the
+    open shot it has now (None: the shot is not entered yet)."""
+    if base is None:
+        return (shot,) if shot is not None else ()
+    if shot is None:
+        return (CANCEL,)
+    return () if shot == base.shot else (Amend(shot),)
+
+
+def _entered(item):
+    """The event an item leaves last in the match (an amend's new event)."""
+    return item.event if isinstance(item, Amend) else item
 
 
 def _has(outcome: Outcome, kind) -> bool:

@@ -126,11 +126,12 @@ def test_every_undo_says_what_it_took_back(table):
     feed(app, Pot(1, 20.0), Pot(2, 21.0))  # B pots two
     feed(app, ButtonPress("A", 40.0))  # B missed: A at the table
     feed(app, ButtonPress("foul", 50.0))  # A fouls
-    said = [feed(app, ButtonPress("undo", 60.0 + i))[1] for i in range(4)]
+    said = [feed(app, ButtonPress("undo", 60.0 + i))[1] for i in range(5)]
     assert said == [
         ("undone-foul", (("name", "Олена"),)),
         ("undone-miss", (("name", "Тарас"),)),
-        ("undone-pots", (("n", 2), ("name", "Тарас"))),
+        ("undone-pots", (("n", 1), ("name", "Тарас"))),  # one step: the ball that joined
+        ("undone-pots", (("n", 1), ("name", "Тарас"))),  # then the shot's first ball
         ("undone-miss", (("name", "Олена"),)),
     ]
     assert feed(app, ButtonPress("undo", 70.0))[1] == "undone-break"
@@ -140,7 +141,8 @@ def test_a_lapse_and_a_foul_correction_say_what_they_did(table):
     app = table()
     foul_then_choice(app)  # B fouled: A got the point
     s, hint = feed(app, ButtonPress("foul", 21.0))  # a second press steps the kind
-    assert hint == ("foul-kind", (("kind", "cue-tip"),)) and s["foul"]["kinds"] == ["cue-tip"]
+    assert s["foul"]["kinds"] == ["cue-tip"]  # the hint says whose foul the kind is
+    assert hint == ("foul-kind", (("kind", "cue-tip"), ("name", "Тарас")))
     feed(app, ButtonPress("A", 30.0))
     s, hint = feed(app, ButtonHold("foul", 40.0))  # FP-7 note: the ball was never taken
     assert hint == ("lapsed", (("name", "Олена"),)) and s["score"] == {"A": 0, "B": 0}

@@ -1,6 +1,6 @@
 """Pairing and writes in a real browser (issue 12): Debian's chromium through Playwright,
 the real `scoreboard net` app on loopback and a real table (the Appliance on gpiozero's mock
-pins): FOUL held at the table, the code read off the OLED's QR code, typed on the phone's
+pins): UNDO held at the table, then FOUL, the code read off the OLED's QR code, typed on the phone's
 page; a wrong code; a page of another origin. docs/threat-model.md names these."""
 
 import asyncio
@@ -59,10 +59,12 @@ async def served(a, aiohttp_server, state_dir):
 
 
 async def code_on_the_oled(a) -> str:
-    """Hold FOUL at the table; the code, as a phone's camera reads the OLED's QR code."""
-    press(a, a.config.pins.player_a)  # A breaks: no penalty point to take back
+    """Hold UNDO at the table, then press FOUL; the code, as a phone's camera reads the OLED's
+    QR code."""
+    press(a, a.config.pins.player_a)  # A breaks
     settle(a, 1.0)
-    press(a, a.config.pins.foul, seconds=a.config.timings.hold_time + 0.1)
+    press(a, a.config.pins.undo, seconds=a.config.timings.undo_hold_time + 0.1)
+    press(a, a.config.pins.foul)  # the question's other answer: a phone
     async with asyncio.timeout(PATIENCE):
         while a.app.phone.code is None:
             await asyncio.sleep(0.005)

@@ -139,8 +139,8 @@ def test_undo_of_the_frame_s_end_through_the_app(tmp_path, restart):
     app = wired(tmp_path, clock, T0)
     put(app, clock, ButtonPress("A", 1.0), Pot(1, 10.0))
     put(app, clock, *(Pot(1, 20.0 + i) for i in range(7)))
-    s = put(app, clock, ButtonPress("undo", 40.0))  # the shot of seven balls was not
-    assert s["phase"] == "play" and s["score"]["A"] == 1 and s["frame_times"] == []
+    s = put(app, clock, ButtonPress("undo", 40.0))  # the last ball of that shot was not
+    assert s["phase"] == "play" and s["score"]["A"] == 7 and s["frame_times"] == []
     if restart:
         app.close()
         app = wired(tmp_path, clock, T0 + clock.now)  # the wall clock went on meanwhile

@@ -84,6 +84,8 @@ def test_the_phones_command_lists_and_revokes(tmp_path, capsys):
     assert Phones(tmp_path).find(token) is None
     assert main(["phones", "--state-dir", str(tmp_path), "--revoke", phone.id]) == 2
     assert "no paired phone" in capsys.readouterr().err
+    assert main(["phones", "--state-dir", str(tmp_path)]) == 0  # none: it says how to pair
+    assert "hold UNDO, then press FOUL" in capsys.readouterr().out
 
 
 def test_a_phone_paired_with_another_table_is_not_paired_here(tmp_path):

@@ -442,6 +442,20 @@ def test_every_word_of_the_pairing_page_is_translated(lang):
     assert sorted(set(PAIR_WORDS.values()) - set(catalog)) == []
 
 
+@pytest.mark.parametrize("lang", ["uk", "ru", "en"])
+def test_the_pairing_page_says_what_to_press_hold_UNDO_then_press_FOUL(lang):
+    """Issue 19: FOUL held takes a penalty point back; the gesture that pairs is UNDO held,
+    then FOUL, and the page and the 401 say so in those words."""
+    from scoreboard.net.pair_page import pair_words
+    from scoreboard.net.writes import _not_paired
+
+    words = pair_words(lang)
+    for text in (words["how"], words["wrong"]):
+        assert 0 <= text.index("UNDO") < text.index("FOUL"), text
+    message = _not_paired().text
+    assert 0 <= message.index("hold UNDO") < message.index("press FOUL"), message
+
+
 @pytest.mark.parametrize(
     ("host", "shown"),
     [("127.0.0.1", "127.0.0.1"), ("::1", "[::1]"), ("192.168.1.20", "192.168.1.20")],

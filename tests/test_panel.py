@@ -4,7 +4,7 @@ import pytest
 
 from scoreboard.inputs.events import ButtonHold, ButtonPress, Pot
 from scoreboard.match import UNDO, Match
-from scoreboard.panel import Panel, foul_kinds_to_step
+from scoreboard.panel import Outcome, Panel, foul_kinds_to_step
 from scoreboard.rules.errors import RuleError
 
 
@@ -179,11 +179,28 @@ def test_undo_takes_back_one_step_and_hold_then_press_starts_a_new_match(table):
     assert table.press("undo", 32.0).new_match
 
 
-def test_new_match_question_is_cancelled_by_any_other_input(table):
+def test_new_match_question_is_dropped_by_any_other_button_which_does_nothing_else(table):
     table.hold("undo", 30.0)
-    table.press("B", 31.0)
+    assert table.press("B", 31.0) == Outcome()  # not B's turn taken: only the question goes
     outcome = table.press("undo", 32.0)
     assert not outcome.new_match and outcome.items == (UNDO,)
+
+
+def test_FOUL_pressed_to_the_question_UNDO_held_asks_for_a_phones_code_and_nothing_else(table):
+    table.hold("undo", 30.0)
+    assert table.press("foul", 35.0) == Outcome(pairing=True)  # within the 5 s
+    assert table.press("undo", 36.0).items == (UNDO,)  # the question is answered
+
+
+def test_the_question_UNDO_held_asks_is_over_after_its_window(table):
+    table.hold("undo", 30.0)
+    assert not table.panel.asking(35.1)
+    assert table.press("foul", 35.1).items  # FOUL is a foul again
+    table.hold("undo", 40.0)
+    table.hold("undo", 41.0)  # held again: asked again
+    assert table.press("undo", 45.5).new_match
+    table.hold("undo", 50.0)
+    assert table.press("B", 56.0).items  # too late to drop the question: B's press
 
 
 def test_inputs_in_phases_that_ignore_them_are_hints_never_errors():
@@ -213,8 +230,25 @@ def test_FP_7_note_holding_FOUL_takes_back_a_penalty_point_whose_ball_was_not_ta
     table.hold("foul", 30.0)
     s = table.s
     assert s["score"] == {"A": 0, "B": 0} and s["foul"]["lapsed"] and s["balls_on_table"] == 16
-    table.hold("foul", 40.0)  # only once
-    assert table.hints[-1] == "the last penalty point was already taken back"
+    assert table.hold("foul", 40.0) == Outcome(hint="no-lapse")  # only once
+
+
+NO_PENALTY_POINT = {
+    "break": ["break A"],
+    "play": ["break A", "shot"],
+    "frame-over": ["race 2", "break A", "shot pots=8"],
+    "match-over": ["race 1", "break A", "shot pots=8"],
+}
+
+
+@pytest.mark.parametrize("phase", NO_PENALTY_POINT)
+def test_FP_7_holding_FOUL_with_no_penalty_point_says_so_and_does_nothing_else(phase):
+    from scoreboard.matchlog import replay
+
+    t = Table()
+    replay(NO_PENALTY_POINT[phase], t.match)
+    assert t.s["phase"] == phase
+    assert t.hold("foul", 100.0) == Outcome(hint="no-lapse")  # never a phone's code
 
 
 # Where play cannot go on, the display says why from the lifecycle's one table of refusals

@@ -1,5 +1,5 @@
-"""Phones through the table's real socket (issue 12): FOUL held asks the net process for a
-code, the code it sends is shown as a QR code on the OLED, and a phone's UNDO waits for a
+"""Phones through the table's real socket (issue 12): UNDO held, then FOUL, asks the net
+process for a code, the code it sends is shown as a QR code on the OLED, and a phone's UNDO waits for a
 press at the table while the table's own clients' UNDO does not."""
 
 import pytest
@@ -27,11 +27,12 @@ def qr_on_the_oled(a) -> list[str]:
     return [r.text for r in zxingcpp.read_barcodes(a.app.screens[0].image.convert("L"))]
 
 
-def test_holding_FOUL_asks_the_net_process_which_has_the_code_shown(a, tmp_path):
+def test_holding_UNDO_then_FOUL_asks_the_net_process_which_has_the_code_shown(a, tmp_path):
     client = LineClient(socket_path(tmp_path))
     client.next()
-    press(a, a.config.pins.player_a)  # A breaks: no penalty point in this frame
-    press(a, a.config.pins.foul, seconds=a.config.timings.hold_time + 0.1)
+    press(a, a.config.pins.player_a)  # A breaks
+    press(a, a.config.pins.undo, seconds=a.config.timings.undo_hold_time + 0.1)
+    press(a, a.config.pins.foul)  # the question's other answer: a phone
     assert client.next(pump=a.loop.run_pending, kind="pairing-asked") == {"type": "pairing-asked"}
     reply = command(client, a, "p1", "pairing-code", code="042917", url=URL, seconds=120)
     assert reply["ok"] and qr_on_the_oled(a) == [URL]

@@ -68,24 +68,28 @@ def oled_text(app) -> list[str]:
     return [r.text for r in zxingcpp.read_barcodes(app.screens[0].image.convert("L"))]
 
 
-def test_holding_FOUL_with_no_penalty_point_asks_the_net_process_for_a_code(table):
+def test_holding_UNDO_then_pressing_FOUL_asks_the_net_process_for_a_code(table):
     in_play(table)
     lines = list(table.storage.lines)
-    feed(table, ButtonHold("foul", 3.0))
+    feed(table, ButtonHold("undo", 3.0))
+    assert table.hint == "confirm-new-match" and table.net.asked == 0  # the question first
+    feed(table, ButtonPress("foul", 4.0))
     assert table.net.asked == 1 and table.hint == "phone-code-asked"
     assert table.storage.lines == lines  # the match is untouched
 
 
 def test_with_no_net_process_the_table_says_the_network_is_off(table):
     table.observers.remove(table.net)
-    feed(table, ButtonPress("A", 1.0), ButtonHold("foul", 3.0))
+    feed(table, ButtonPress("A", 1.0), ButtonHold("undo", 3.0), ButtonPress("foul", 4.0))
     assert table.hint == "phone-no-network"
 
 
-def test_FP_7_holding_FOUL_after_a_foul_still_takes_the_point_back(table):
+def test_FP_7_holding_FOUL_after_a_foul_still_takes_the_point_back_and_never_pairs(table):
     feed(table, ButtonPress("A", 1.0), ButtonPress("foul", 2.0), ButtonPress("B", 3.0))
     feed(table, ButtonHold("foul", 10.0))
     assert table.net.asked == 0 and table.match.snapshot()["foul"]["lapsed"]
+    feed(table, ButtonHold("foul", 20.0))  # no point left to take back: only a hint
+    assert table.net.asked == 0 and table.hint == "no-lapse"
 
 
 def test_the_code_and_qr_code_are_on_the_oled_and_nowhere_else(table):
@@ -182,7 +186,7 @@ def test_a_phones_change_nobody_agrees_to_goes_after_30_seconds(table):
     assert change.done == 0
 
 
-def test_holding_FOUL_at_the_frames_end_asks_for_a_code_and_in_the_lag_opens_the_setup(table):
+def test_holding_FOUL_never_asks_for_a_code_in_the_lag_it_opens_the_setup(table):
     feed(table, ButtonHold("foul", 1.0))  # the lag: the setup screen (issue 11), no code
     assert table.net.asked == 0 and table.desk.is_open
     feed(table, ButtonPress("undo", 2.0))  # closes the setup
@@ -192,4 +196,15 @@ def test_holding_FOUL_at_the_frames_end_asks_for_a_code_and_in_the_lag_opens_the
         feed(table, ButtonHold("A", 10.0 + 10 * i))
     assert table.match.snapshot()["phase"] in ("frame-over", "match-over")
     feed(table, ButtonHold("foul", 200.0))
+    assert table.net.asked == 0 and table.hint == "no-lapse"
+    feed(table, ButtonHold("undo", 210.0), ButtonPress("foul", 211.0))
     assert table.net.asked == 1
+
+
+def test_holding_UNDO_in_the_setup_closes_it_and_then_FOUL_asks_for_a_code(table):
+    feed(table, ButtonHold("foul", 1.0))  # the lag: the setup screen
+    assert table.desk.is_open
+    feed(table, ButtonHold("undo", 2.0))  # closes it and asks the question
+    assert not table.desk.is_open and table.hint == "confirm-new-match"
+    feed(table, ButtonPress("foul", 3.0))
+    assert table.net.asked == 1 and not table.desk.is_open

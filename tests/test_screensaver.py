@@ -91,7 +91,7 @@ def test_a_hold_that_wakes_the_saver_is_swallowed_too(app):
     a = app
     wait(a, 31)
     put(a, ButtonHold("undo", a.clock()))
-    assert a.saver.state == "awake" and a.hint is None  # no "New match? UNDO"
+    assert a.saver.state == "awake" and a.hint is None  # no "UNDO new, FOUL phone"
 
 
 def test_while_only_dimmed_a_press_acts(app):

@@ -130,7 +130,8 @@ class TableBridge:
                 self._post(self._broadcast, encode(event_message(n, line)))
 
     def pairing_asked(self) -> None:
-        """FOUL held at the table (scoreboard/phone/): the net process is asked for a code."""
+        """UNDO held, then FOUL, at the table (scoreboard/phone/): the net process is asked for a
+        code."""
         self._post(self._broadcast, encode({"type": "pairing-asked"}))
 
     def run_command(self, event: BridgeCommand) -> None:

@@ -16,8 +16,8 @@ def register(subparsers) -> None:
         help="list the phones paired with this table; unpair one",
         description=(
             "The phones that may write to this table (set up a match, undo): paired by the "
-            "code the table shows while FOUL is held, for 30 days. --revoke ID unpairs one "
-            "at once; its cookie lets it in no more."
+            "code the table shows when UNDO is held, then FOUL pressed, for 30 days. "
+            "--revoke ID unpairs one at once; its cookie lets it in no more."
         ),
     )
     add_state_dir(parser)
@@ -46,7 +46,7 @@ def run(args) -> int:
         print(json.dumps([p.public() for p in listed], ensure_ascii=False, indent=1))
         return 0
     if not listed:
-        print("no phones paired (hold FOUL at the table for a code)")
+        print("no phones paired (at the table, hold UNDO, then press FOUL for a code)")
     for p in listed:
         print(f"{p.id}  {_day(p.paired)} to {_day(p.expires)}  {p.name}")
     return 0

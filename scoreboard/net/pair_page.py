@@ -12,7 +12,7 @@ from scoreboard.net.view import words
 PAIR_WORDS = {
     "title": "Pair this phone",
     "heading": "This table and your phone",
-    "how": "Hold FOUL at the table until it shows a code, then type it here.",
+    "how": "At the table, hold UNDO until it asks, then press FOUL: type the code it shows here.",
     "code": "Code",
     "name": "This phone's name",
     "button": "Pair",
@@ -23,7 +23,7 @@ PAIR_WORDS = {
     "unpair": "Unpair",
     "unpair_me": "Unpair me",
     "done": "Paired.",
-    "wrong": "Wrong or expired code: hold FOUL at the table for a new one.",
+    "wrong": "Wrong or expired code: at the table, hold UNDO, then press FOUL for a new one.",
     "locked": "Too many wrong codes: try again in a minute.",
     "malformed": "The code is six digits.",
     "waiting": "Waiting for OK at the table (A or B).",

@@ -58,7 +58,7 @@ def attach(
 ) -> "Writes":
     """Pairing and the writes on ``app`` (before it starts): the checks of security.py on
     every ``/api/`` request, the routes, and a task that answers the table's
-    ``{"type": "pairing-asked"}`` (FOUL held) with a code. ``table``: the bridge's
+    ``{"type": "pairing-asked"}`` (UNDO held, then FOUL) with a code. ``table``: the bridge's
     TableClient; ``host``: the address the server listens on (None: all of them)."""
     url = f"http://{page_host(host)}:{port}"
     writes = Writes(Phones(state_dir), Pairing(), table, url=url, default_lang=lang)
@@ -110,10 +110,10 @@ class Writes:
 
     # -- the table asks ----------------------------------------------------------------------
     async def listen(self, messages) -> None:
-        """Answer each ``pairing-asked`` the table sends (FOUL held) with a new code."""
+        """Answer each ``pairing-asked`` the table sends (UNDO held, then FOUL) with a new code."""
         async for message in messages:
             if message.get("type") == "pairing-asked":
-                # A table gone meanwhile shows no code: FOUL held again asks again.
+                # A table gone meanwhile shows no code: UNDO held, then FOUL, asks again.
                 with contextlib.suppress(TableUnreachable):
                     await self.pairing_asked()
 
@@ -246,7 +246,9 @@ class Writes:
 
 
 def _not_paired() -> web.Response:
-    return security.refuse(401, "this phone is not paired: hold FOUL at the table for a code")
+    return security.refuse(
+        401, "this phone is not paired: at the table, hold UNDO, then press FOUL for a code"
+    )
 
 
 async def _json_body(request: web.Request) -> dict | web.Response:

@@ -1,9 +1,9 @@
 """What the table does for phones, on the app's loop thread (docs/threat-model.md).
 
-- **Pairing**: FOUL held with no penalty point to take back (panel.py) asks the net process
-  for a code (:meth:`PhoneControl.ask_code`); the net process makes one and has the table
-  show it (:meth:`show_code`) with a QR code of its page, until it is used, runs out, or any
-  button is pressed (that press does nothing else). The code is drawn on the OLEDs only: it
+- **Pairing**: UNDO held, then FOUL pressed while its question shows (panel.py), asks the
+  net process for a code (:meth:`PhoneControl.ask_code`); the net process makes one and has
+  the table show it (:meth:`show_code`) with a QR code of its page, until it is used, runs
+  out, or any button is pressed (that press does nothing else). The code is drawn on the OLEDs only: it
   never goes into the state the socket, the web pages or MQTT send out.
 - **An OK at the table**: a phone's change to a match in play (UNDO) waits as a request
   (:meth:`ask_ok`) the display shows; a press of A or B does it, FOUL or UNDO refuses it,
@@ -42,7 +42,7 @@ class PhoneControl:
 
     # -- pairing ------------------------------------------------------------------------------
     def ask_code(self) -> None:
-        """FOUL held: ask whoever listens on the socket (the net process) for a code."""
+        """UNDO held, then FOUL: ask whoever listens on the socket (the net process) for a code."""
         listeners = [o for o in getattr(self.app, "observers", ()) if hasattr(o, "pairing_asked")]
         if not listeners:
             self.app.set_hint("phone-no-network")

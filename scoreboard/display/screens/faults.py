@@ -51,7 +51,8 @@ HINTS = {
     "choose": "Choose: A or B",
     "match-over": "UNDO {undo_hold}: new match",
     "nothing-to-undo": "Nothing to undo",
-    "confirm-new-match": "New match? UNDO",
+    # UNDO held asks (panel.py): UNDO again a new match, FOUL a code to pair a phone.
+    "confirm-new-match": "UNDO new, FOUL phone",
     "refused": "Not allowed now",
     # What an UNDO, a lapse or a correction did (issue 11): said once, briefly.
     "undone-foul": "Undone: {name}'s foul",
@@ -61,11 +62,16 @@ HINTS = {
     "undone-break": "Undone: who breaks",
     "undone-next": "Undone: next frame",
     "undone-lapse": "Undone: the lapse",
+    "undone-foul-pots": "Undone foul: {name} +{n}",  # the FOUL press: the shot's balls back
+    "undone-kind": "Foul back to: {kind}",  # a kind step
+    "undone-no-foul": "Foul again: {kind}",  # "no foul"
+    "undone-not-a-ball": "Ball back: {name} +{n}",  # a stuck beam's retract
     "lapsed": "Point taken back: {name}",
+    "no-lapse": "Nothing to take back",  # FOUL held with none (FP-7 note): nothing else
     "lapsed-back": "Point given back: {name}",  # CV-1: the offender kept his ball
     "time-up": "Time is up: {name}",  # the shot clock, advisory (shot_clock.py)
     "extension": "Extension: {name}",  # the striker's one extension this frame
-    "foul-kind": "Foul: {kind}",
+    "foul-kind": "Foul {name}: {kind}",  # whose foul the kind is (out-of-turn: the other's)
     "foul-cancelled": "No foul: as before",
     "match-restored": "The last match is back",
     "config-applied": "New settings: this match",
