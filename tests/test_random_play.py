@@ -85,10 +85,10 @@ class Windows:
     chosen_at: float | None = None  # the choice made while the penalty ball was due
 
     def after_restart(self, epoch: int, state: dict) -> "Windows":
-        """After a restart the windows are closed; whether a penalty ball is still due is
-        in memory only, so in a choice it is unknown (either is right)."""
-        due = None if state["phase"] in CHOOSING and state["penalty"] == "ball" else False
-        return Windows(epoch, penalty_due=due)
+        """After a restart the windows are closed. Whether a pending choice's penalty ball is
+        still due was in memory only: the spec leaves it open, so either is right (None)."""
+        choosing = state["phase"] in CHOOSING and state["penalty"] == "ball"
+        return Windows(epoch, penalty_due=None if choosing else False)
 
 
 @dataclass(frozen=True)
@@ -284,6 +284,8 @@ class RandomPlay(RuleBasedStateMachine):
         asked, self.question_at = self.question_at, None
         if isinstance(event, Pot):
             return self.ball(event, m, m2)
+        if self.pending:  # any input but a FOUL press or UNDO stops the stepping
+            return self.pending_then(event, m, m2)
         if seen["saver"]:  # a press that finds the saver only wakes it
             self.question_at = asked
             return expect(m2 == m, "a press that woke the saver changed the match")
@@ -291,19 +293,19 @@ class RandomPlay(RuleBasedStateMachine):
             self.question_at = asked
             return expect(m2 == m, "the press that closed the pairing code changed the match")
         if seen["request"]:
-            if press and button in ("A", "B"):  # OK: the phone's UNDO is done
-                return self.undo(m, m2)
-            return expect(m2 == m, "refusing a phone's request changed the match")
-        if asked is not None and press and t - asked <= QUESTION:
-            if button == "undo":
+            if not (press and button in ("A", "B")):
+                return expect(m2 == m, "refusing a phone's request changed the match")
+            # OK: the phone's UNDO, as if UNDO were pressed at the table now
+            event, button, asked = ButtonPress("undo", t), "undo", None
+        if asked is not None and t - asked <= QUESTION:  # "UNDO new, FOUL phone"
+            if press and button == "undo":
                 return self.new_match(m, m2)
-            if button == "foul":  # pairing is UNDO held, then FOUL: it never scores
+            if press and button == "foul":  # pairing is UNDO held, then FOUL: it never scores
                 expect(m2 == m, "FOUL after UNDO held (pairing) changed the match")
                 return expect(self.table.net.asked, "UNDO held then FOUL asked for no code")
+            return expect(m2 == m, "a button that only dropped the question changed the match")
         if seen["desk"]:
             return self.setup_press(event, m, m2)
-        if self.pending:
-            return self.pending_then(event, m, m2)
         match event:
             case ButtonPress(button="undo"):
                 self.undo(m, m2)
@@ -335,7 +337,7 @@ class RandomPlay(RuleBasedStateMachine):
                 expect(m2 == m, "the penalty ball after the choice scored", event)
                 self.w = replace(w, penalty_due=False, chosen_at=None)
                 return
-            if chosen and w.penalty_due is None and m2 == m:  # unknown after a restart
+            if chosen and w.penalty_due is None and m2 == m:  # unknown since a restart
                 self.w = replace(w, penalty_due=False, chosen_at=None)
                 return
             expect(
@@ -413,8 +415,8 @@ class RandomPlay(RuleBasedStateMachine):
             f"the choice after a foul is not {phase} with {side} at the table",
             core(m2),
         )
-        due = self.w.penalty_due
-        chosen = t if due or due is None else None  # D-1: the window opens at the choice
+        due = self.w.penalty_due  # D-1: if the ball is still due, its window opens now
+        chosen = None if due is False else t
         self.stepped(m, m2, Windows(self.epoch, penalty_due=due, chosen_at=chosen))
 
     def player_hold(self, side, t, m, m2):
@@ -437,8 +439,8 @@ class RandomPlay(RuleBasedStateMachine):
                 core(m2),
             )
             due = self.w.penalty_due
-            chosen = t if due or due is None else None
-            return self.stepped(m, m2, Windows(self.epoch, penalty_due=due, chosen_at=chosen))
+            window = Windows(self.epoch, penalty_due=due, chosen_at=None if due is False else t)
+            return self.stepped(m, m2, window)
         if m2 == m or phase == "match-over":  # the table says nothing of a hold here
             return expect(m2 == m, "A or B held after the match changed the match")
         # the table's table names no hold here: it may act as a press (the lag, a choice, next frame)
@@ -597,12 +599,13 @@ class RandomPlay(RuleBasedStateMachine):
             return self.kind_step(event.t, m, m2)
         if isinstance(event, ButtonPress) and event.button == "undo":
             return self.undo(m, m2)
+        # A press or hold that took it does nothing else; a ball then counts, and changes
+        # nothing once the frame is over (D-2): the step taken ends the frame either way.
+        expect(m2["phase"] in OVER, "the kind taken at another input did not end the frame")
+        expect(len(steps(self.records)) == 1, "the kind taken at another input is not one step")
         before = self.pending_windows or self.w
         self.pending, self.pending_windows = False, None
-        self.w = Windows(self.epoch)
-        self.stepped(m, m2, self.w, before=before)
-        if isinstance(event, ButtonHold) and event.button == "undo":
-            self.question_at = event.t
+        self.stepped(m, m2, Windows(self.epoch), before=before)
 
     def time_passed(self, m, m2):
         """Only a pending kind is taken by time alone (its 4 s pass): it ends the frame."""
