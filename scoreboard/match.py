@@ -61,9 +61,10 @@ class Match:
         self.lifecycle = Lifecycle()
         self._events: list[Event] = []
         # The steps not taken back: how many, and the amends and cancels among them with
-        # their place (a step that entered an event needs no record: UNDO pops the event).
+        # their place (a step that entered an event needs no record: UNDO pops the event)
+        # and the frames' times before them (UNDO puts the old event back with its time).
         self._steps = 0
-        self._changes: list[tuple[int, Step]] = []
+        self._changes: list[tuple[int, Step, tuple]] = []
         # (number of events before it, phase, rules) at every CHECKPOINT-th event
         self._checkpoints: list[tuple[int, str, MatchState]] = []
         self.clock = FrameClock()  # when each frame started and ended (the log's time marks)
@@ -111,20 +112,22 @@ class Match:
         """The last event becomes ``event``, as one step :data:`UNDO` takes back."""
         if not self._events:
             raise RuleError("nothing to amend")
+        spans = self.clock.spans
         old = self._pop()
         try:
             self._push(event)
         except RuleError:
             self._push(old)  # it was legal right here
             raise
-        self._changes.append((self._steps, Step("amend", old)))
+        self._changes.append((self._steps, Step("amend", old), spans))
         self._steps += 1
 
     def cancel(self) -> None:
         """The last event goes, as one step :data:`UNDO` takes back."""
         if not self._events:
             raise RuleError("nothing to cancel")
-        self._changes.append((self._steps, Step("cancel", self._pop())))
+        spans = self.clock.spans
+        self._changes.append((self._steps, Step("cancel", self._pop()), spans))
         self._steps += 1
 
     def undo(self) -> Step:
@@ -136,7 +139,7 @@ class Match:
             self._pop()
         if step.old is not None:
             self._push(step.old)  # legal once right here, so legal again
-            self._changes.pop()
+            self.clock.spans = self._changes.pop()[2]  # its frame's times, not the UNDO's
         self._steps -= 1
         return step
 

@@ -1,0 +1,39 @@
+"""What random play (tests/test_random_play.py) found, each shrunk by hypothesis to the
+fewest inputs and kept here by name, through the app's event path."""
+
+from test_undo_steps import T, at, feed, table  # noqa: F401 - the fixture
+
+from scoreboard.inputs.events import ButtonHold, ButtonPress, Pot
+
+RACE_TO_ONE_OF_4 = "race = 1\ntarget = 4\n"  # after the names' [match]
+
+
+def test_D_2_undo_of_a_ball_that_joined_the_winning_shot_gives_the_frame_its_time_back(table):
+    """Shrunk: the match won by a hold, a ball joining it, 4 min on the page, UNDO; the
+    frame's time was then dated to the UNDO (its 244 s read 248 s), as the old event went
+    back in with the UNDO's time mark."""
+    app = table(RACE_TO_ONE_OF_4)
+    feed(app, ButtonPress("A", T + 1), Pot(1, T + 5), Pot(2, T + 6), Pot(3, T + 7))
+    s, _ = feed(app, ButtonHold("A", T + 249))  # the 4th: the match is over
+    assert s["phase"] == "match-over" and s["frame_times"] == [244]
+    s, _ = feed(app, Pot(4, T + 251))  # it joins the winning shot (D-2), the frame ends then
+    assert s["score"]["A"] == 5 and s["frame_times"] == [246]
+    s, hint = feed(app, ButtonPress("undo", T + 253))
+    assert s["score"]["A"] == 4 and s["frame_times"] == [244]
+    assert hint == ("undone-pots", (("n", 1), ("name", "Olena")))
+
+
+def test_D_1_a_ball_entered_by_hand_after_the_choice_is_the_strikers_never_the_penalty_ball(
+    table,
+):
+    """Shrunk: a foul on the break, the re-rack chosen by a hold, the ball of the next shot
+    entered by hand within 8 s: it was taken as the penalty ball and scored nothing, though
+    the hold is how docs/decisions.md tells a striker to enter a ball in that window."""
+    app = table()
+    feed(app, ButtonPress("A", T + 1), ButtonPress("foul", T + 3))  # B +1, B decides
+    s, _ = feed(app, ButtonHold("A", T + 5))  # GR-13.2 (4): re-rack, A breaks again
+    assert s["phase"] == "break" and s["score"] == {"A": 0, "B": 1}
+    s, hint = feed(app, ButtonHold("A", T + 7))  # a ball of A's break, by hand
+    assert s["score"] == {"A": 1, "B": 1} and hint != "penalty-ball"
+    s, hint = feed(app, Pot(2, T + 20))  # the window was closed by that shot: a pot scores
+    assert s["score"] == {"A": 2, "B": 1}
