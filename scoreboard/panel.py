@@ -260,6 +260,7 @@ class Panel:
             return Outcome(hint="penalty-ball")
         if (
             self._penalty == "due"
+            and pocket is not None  # a ball entered by hand is the striker's pot, never it
             and self._chosen_at is not None
             and t - self._chosen_at <= self.penalty_window
         ):
