@@ -205,8 +205,8 @@ class Lifecycle:
                 return frames.choose_breaker(rules, side), "name_breaker"
             case Choose(choice):
                 return penalty.decide(rules, choice)
-            case Lapse():
-                return penalty.lapse(rules), "lapse"
+            case Lapse():  # CV-1: the offender's point back may be his target's (D-2)
+                return frames.settle_frame(penalty.lapse(rules), "lapse")
             case NextFrame():
                 return frames.next_frame(rules), "next_frame"
         raise TypeError(f"not an event: {event!r}")

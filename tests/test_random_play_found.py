@@ -37,3 +37,18 @@ def test_D_1_a_ball_entered_by_hand_after_the_choice_is_the_strikers_never_the_p
     assert s["score"] == {"A": 1, "B": 1} and hint != "penalty-ball"
     s, hint = feed(app, Pot(2, T + 20))  # the window was closed by that shot: a pot scores
     assert s["score"] == {"A": 2, "B": 1}
+
+
+def test_CV_1_D_2_FOUL_held_giving_the_offender_his_target_ends_the_match(table):
+    """Shrunk: American penalty, target 5; A 2, fouls (1), B passes, A pots 3 (4), then FOUL
+    held: his ball was never put back, so he has 5, and the frame went on at 5 of 5."""
+    app = table('race = 1\ntarget = 5\n[rules]\npenalty = "american"\n')
+    feed(app, ButtonPress("A", T + 1), Pot(1, T + 5), Pot(2, T + 6))
+    s, _ = feed(app, ButtonPress("foul", T + 20))
+    assert s["score"] == {"A": 1, "B": 0} and s["phase"] == "foul"
+    feed(app, ButtonPress("A", T + 30))  # B, the decider, lets A shoot
+    s, _ = feed(app, Pot(1, T + 40), Pot(2, T + 41), Pot(3, T + 42))
+    assert s["score"] == {"A": 4, "B": 0} and s["phase"] == "play"
+    s, hint = feed(app, ButtonHold("foul", T + 50))
+    assert s["phase"] == "match-over" and s["winner"] == "A" and s["score"] == {"A": 5, "B": 0}
+    assert hint == ("lapsed-back", (("name", "Olena"),))

@@ -66,6 +66,20 @@ def test_CV_1_FP_7_note_D_1_a_lapse_gives_the_offender_his_ball_back():
     assert score(s) == (0, 0) and s["balls_on_table"] == 16  # a debt forgiven
 
 
+def test_CV_1_D_2_a_lapse_that_gives_the_offender_his_target_ends_the_frame():
+    """Found by random play: the frame went on at 5 of 5 (race 1: the match too)."""
+    log = "race 2\ntarget 5\nbreak A\nshot pots=2\nshot foul=push\nchoose pass\nshot pots=3"
+    s = play(AMERICAN + log)
+    assert s["phase"] == "play" and score(s) == (4, 0)  # 1 after the foul, then 3 more
+    s = play(AMERICAN + log + "\nlapse")  # his ball was never put back: he has 5
+    assert s["phase"] == "frame-over" and score(s) == (5, 0) and s["frame_winner"] == "A"
+    assert s["frames"] == {"A": 1, "B": 0} and s["frame_scores"] == [[5, 0]]
+    s = play(AMERICAN + log.replace("race 2", "race 1") + "\nlapse")
+    assert s["phase"] == "match-over" and s["winner"] == "A"
+    s = play(AMERICAN + log + "\nlapse\nundo")
+    assert s["phase"] == "play" and score(s) == (4, 0) and not s["foul"]["lapsed"]
+
+
 def test_CV_1_D_1_a_lapse_only_once():
     with pytest.raises(LogError, match="line 7: the last penalty point was already taken back"):
         play(AMERICAN + "break A\nshot\nshot foul=push\nchoose play\nlapse\nlapse")
