@@ -177,6 +177,11 @@ class Panel:
         asked = self._new_match_asked
         return asked is not None and t - asked <= self.confirm_window
 
+    def drop_question(self) -> None:
+        """The question UNDO held asked is gone from the screen (a phone's request took its
+        place, a remote UNDO came): no button answers it any more."""
+        self._new_match_asked = None
+
     def applied(self, outcome: Outcome) -> None:
         """The app applied ``outcome``: remember the shot that pots may still join, and
         follow the penalty ball (FP-7) from the foul through the choice to the next shot.

@@ -225,8 +225,10 @@ class RandomPlay(RuleBasedStateMachine):
 
     @rule()
     def phone_asks_undo(self):
-        """A paired phone's UNDO waits for an OK press at the table."""
+        """A paired phone's UNDO waits for an OK press at the table; its request takes the
+        place of the question UNDO held asked (an OK is an UNDO, never a new match)."""
         self.table.phone_asks_undo()
+        self.question_at = None
 
     @precondition(lambda self: self.table.app.phone.code is not None)
     @rule()
@@ -305,6 +307,8 @@ class RandomPlay(RuleBasedStateMachine):
             if press and button == "foul":  # pairing is UNDO held, then FOUL: it never scores
                 expect(m2 == m, "FOUL after UNDO held (pairing) changed the match")
                 return expect(self.table.net.asked, "UNDO held then FOUL asked for no code")
+            if button == "undo":  # UNDO held again: the question asked again, its 5 s anew
+                self.question_at = t
             return expect(m2 == m, "a button that only dropped the question changed the match")
         if seen["desk"]:
             return self.setup_press(event, m, m2)

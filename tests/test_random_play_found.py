@@ -3,7 +3,9 @@ fewest inputs and kept here by name, through the app's event path."""
 
 from test_undo_steps import T, at, feed, table  # noqa: F401 - the fixture
 
+from scoreboard.bridge.commands import COMMANDS
 from scoreboard.inputs.events import ButtonHold, ButtonPress, Pot
+from scoreboard.phone import commands as phone_commands  # noqa: F401 - a phone's UNDO waits
 
 RACE_TO_ONE_OF_4 = "race = 1\ntarget = 4\n"  # after the names' [match]
 
@@ -52,3 +54,19 @@ def test_CV_1_D_2_FOUL_held_giving_the_offender_his_target_ends_the_match(table)
     s, hint = feed(app, ButtonHold("foul", T + 50))
     assert s["phase"] == "match-over" and s["winner"] == "A" and s["score"] == {"A": 5, "B": 0}
     assert hint == ("lapsed-back", (("name", "Olena"),))
+
+
+def test_a_phones_UNDO_OKd_at_the_table_just_after_UNDO_held_is_an_UNDO_not_a_new_match(table):
+    """Shrunk: UNDO held asks "UNDO new, FOUL phone"; a phone's UNDO comes and takes the
+    screen; the OK press ran it as an UNDO pressed at the table, which answered the question:
+    a new match, the one in play archived."""
+    app = table()
+    feed(app, ButtonPress("A", T + 1), Pot(1, T + 5), Pot(2, T + 6))
+    s, hint = feed(app, ButtonHold("undo", T + 20))
+    assert hint == "confirm-new-match"
+    COMMANDS["undo"](app, {"phone": "ab12cd"})  # waits for an OK press at the table
+    s, hint = feed(app, ButtonPress("A", T + 22))  # OK
+    assert s["score"] == {"A": 1, "B": 0} and s["phase"] == "play"
+    assert hint == ("undone-pots", (("n", 1), ("name", "Olena")))
+    s, _ = feed(app, ButtonPress("undo", T + 23))  # the question is gone: one more step back
+    assert s["score"] == {"A": 0, "B": 0} and s["phase"] == "break"
