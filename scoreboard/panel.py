@@ -198,9 +198,10 @@ class Panel:
             self._open = replace(intent, events=len(events))
         else:
             self._open = None
-        before, now = self._phase, self.match.phase
-        if now in CHOOSING and self.match.state.foul.rule is PenaltyRule.AMERICAN:
+        before, now, foul = self._phase, self.match.phase, self.match.state.foul
+        if now in CHOOSING and (foul.rule is PenaltyRule.AMERICAN or foul.lapsed):
             # CV-1: the offender puts a ball back on the table; no ball goes into a pocket.
+            # A lapse before the choice: the point went back, so no ball is to be taken.
             self._penalty = self._chosen_at = None
         elif now in CHOOSING:
             if before not in CHOOSING:

@@ -70,3 +70,15 @@ def test_a_phones_UNDO_OKd_at_the_table_just_after_UNDO_held_is_an_UNDO_not_a_ne
     assert hint == ("undone-pots", (("n", 1), ("name", "Olena")))
     s, _ = feed(app, ButtonPress("undo", T + 23))  # the question is gone: one more step back
     assert s["score"] == {"A": 0, "B": 0} and s["phase"] == "break"
+
+
+def test_D_1_a_lapse_before_the_choice_leaves_no_penalty_ball_the_next_ball_scores(table):
+    """Shrunk: a foul on the break, FOUL held before the choice (the point back), the re-rack
+    chosen: the first ball of the new break was still taken for the penalty ball."""
+    app = table()
+    feed(app, ButtonPress("A", T + 1), ButtonPress("foul", T + 240))
+    s, _ = feed(app, ButtonHold("foul", T + 245))  # the lapse: B's point goes back
+    assert s["phase"] == "break-foul" and s["score"] == {"A": 0, "B": 0}
+    s, _ = feed(app, ButtonHold("A", T + 247))  # GR-13.2 (4): re-rack, A breaks
+    s, hint = feed(app, Pot(1, T + 249))
+    assert s["score"] == {"A": 1, "B": 0} and hint != "penalty-ball"
