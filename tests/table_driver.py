@@ -145,6 +145,8 @@ class Table:
                 self._deliver(event)
 
     def _timers(self) -> None:
+        if self.app.loop._until_next_timer() != 0:  # noqa: SLF001 - nothing due: nothing runs
+            return
         before = self.state
         records = len(self.net.records)
         self.app.loop.run_pending()

@@ -1,11 +1,18 @@
 """What random play (tests/test_random_play.py) found, each shrunk by hypothesis to the
 fewest inputs and kept here by name, through the app's event path."""
 
-from test_undo_steps import T, at, feed, table  # noqa: F401 - the fixture
+import pytest
+from test_undo_steps import NAMES, T, feed
 
 from scoreboard.bridge.commands import COMMANDS
 from scoreboard.inputs.events import ButtonHold, ButtonPress, Pot
 from scoreboard.phone import commands as phone_commands  # noqa: F401 - a phone's UNDO waits
+
+
+@pytest.fixture
+def table(make_app):
+    return lambda extra="": make_app(NAMES + extra)
+
 
 RACE_TO_ONE_OF_4 = "race = 1\ntarget = 4\n"  # after the names' [match]
 
