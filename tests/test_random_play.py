@@ -747,7 +747,10 @@ def diff(want: dict, got: dict) -> str:
 
 
 # -- how many sequences ---------------------------------------------------------------------------
-RANDOM_PLAY_EXAMPLES = int(os.environ.get("SCOREBOARD_RANDOM_PLAY_EXAMPLES", "2000"))
+# Under `make mutate` (mutmut sets MUTANT_UNDER_TEST) a few, as every mutant of the rules
+# runs them: the tests written for each rule kill its mutants, random play adds its sweep.
+DEFAULT_EXAMPLES = "40" if os.environ.get("MUTANT_UNDER_TEST") else "2000"
+RANDOM_PLAY_EXAMPLES = int(os.environ.get("SCOREBOARD_RANDOM_PLAY_EXAMPLES", DEFAULT_EXAMPLES))
 PARTS = 4  # test functions, so the xdist workers share them
 
 
