@@ -8,7 +8,7 @@ SOURCES = $(wildcard scoreboard tests bench firmware tools hardware)
 # tests start and pytest's own collection; an environment that turns them off is not followed.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: sim test tmux chromium mosquitto lint format bench gallery diagram schematic mutate clean system-test
+.PHONY: sim test tmux chromium mosquitto lint format bench gallery diagram schematic mutate random-play clean system-test
 
 # `make sim` serves the web face too, on localhost only (its address is under the keys).
 # `make sim SIM_MQTT=localhost` publishes the simulated table to that MQTT broker as well
@@ -61,6 +61,12 @@ bench: $(STAMP)
 # Mutation testing of the rules, journal, lifecycle, pocket counting and debounce (issue 14):
 # slow (tens of minutes), so not part of `test`. Re-runs only what changed since the last run.
 MUTATE_CHILDREN ?= 2
+# Random play's long run (issue 19): 100,000 sequences through the real table, every invariant
+# after every step, in as many processes as cores (`make test` runs 2,000). Prints; half an hour.
+RANDOM_PLAY_SEQUENCES ?= 100000
+random-play: $(STAMP)
+	$(BIN)/python bench/random_play.py $(RANDOM_PLAY_SEQUENCES)
+
 mutate: $(STAMP)
 	@$(BIN)/python -c 'import mutmut' 2>/dev/null || $(BIN)/python -m pip install --quiet -e '.[sim,test,web,mutate]'
 	@mkdir -p mutants

@@ -752,6 +752,7 @@ def diff(want: dict, got: dict) -> str:
 DEFAULT_EXAMPLES = "40" if os.environ.get("MUTANT_UNDER_TEST") else "2000"
 RANDOM_PLAY_EXAMPLES = int(os.environ.get("SCOREBOARD_RANDOM_PLAY_EXAMPLES", DEFAULT_EXAMPLES))
 PARTS = 4  # test functions, so the xdist workers share them
+STEPS = 20  # the most steps in a sequence
 
 
 def _run(part):
@@ -759,7 +760,7 @@ def _run(part):
         RandomPlay,
         settings=settings(
             max_examples=-(-RANDOM_PLAY_EXAMPLES // PARTS),
-            stateful_step_count=20,
+            stateful_step_count=STEPS,
             deadline=None,  # a busy machine is no failure
             database=None if part else settings.default.database,
         ),
