@@ -80,6 +80,18 @@ def test_CV_1_D_2_a_lapse_that_gives_the_offender_his_target_ends_the_frame():
     assert s["phase"] == "play" and score(s) == (4, 0) and not s["foul"]["lapsed"]
 
 
+def test_CV_1_D_2_a_lapse_that_leaves_one_ball_on_the_table_ends_the_frame():
+    """Found by random play: at 7:7 the lapse was refused ("a rack has 1 to 15 white balls,
+    not 0"), the display saying "Point given back" with the score unchanged."""
+    log = (
+        "race 2\nbreak A\nshot pots=7\nshot\nshot pots=7\nshot foul=push\nchoose pass\nshot pots=1"
+    )
+    s = play(AMERICAN + log)
+    assert s["phase"] == "play" and score(s) == (7, 7) and s["balls_on_table"] == 2
+    s = play(AMERICAN + log + "\nlapse")
+    assert s["phase"] == "frame-over" and score(s) == (7, 8) and s["balls_on_table"] == 1
+
+
 def test_CV_1_D_1_a_lapse_only_once():
     with pytest.raises(LogError, match="line 7: the last penalty point was already taken back"):
         play(AMERICAN + "break A\nshot\nshot foul=push\nchoose play\nlapse\nlapse")

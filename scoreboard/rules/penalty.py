@@ -83,5 +83,8 @@ def lapse(state: MatchState) -> MatchState:
         foul=replace(foul, lapsed=True),
     )
     # A re-rack not yet broken (GR-13.2, GR-9.3) holds the ball that came back. (A foul was
-    # played this frame, so it has a rack; the rack is shown only until the break.)
-    return replace(state, rack=layout(state.balls_on_table - 1))
+    # played this frame, so it has a rack; the rack is shown only until the break.) CV-1:
+    # the offender's point back is a ball fewer on the table; if only the coloured one is
+    # left, there is no rack to show (he has then reached the target: the frame ends, D-2).
+    whites = state.balls_on_table - 1
+    return replace(state, rack=layout(whites)) if whites > 0 else state
