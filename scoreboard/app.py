@@ -358,8 +358,12 @@ class App:
         elif outcome.restore_match and self._restorable is not None:
             self._restore_match()
             return
-        elif not (outcome.items and self.commit(outcome, mark=mark)) and mark:
-            self._write(mark)  # a pot that scored nothing is still one the board may forget
+        else:
+            committed = bool(outcome.items) and self.commit(outcome, mark=mark)
+            if not committed and mark:
+                self._write(mark)  # a pot that scored nothing is still one the board may forget
+            if outcome.items and not committed:
+                return  # refused: the rules' words (commit) stay, never the step's own hint
         if outcome.hint:
             self.set_hint(outcome.hint)
 
