@@ -148,6 +148,7 @@ PAUSE = st.sampled_from(
     + [5.0 + n * 1.7 for n in range(33)]  # 5-59 s
     + [0.3, 0.45, 3.8, 4.2, 4.8, 5.2, 7.8, 8.2]  # either side of a window's edge
 )
+SOON = st.sampled_from([n / 10 for n in range(1, 31)])  # 0.1-3 s
 PRESS = st.sampled_from([n / 20 for n in range(1, 19)])  # 0.05-0.9 s: under the 1 s hold
 HOLD = st.sampled_from([n / 20 for n in range(1, 51)])  # held 0.05-2.5 s past the hold time
 AWAY = st.sampled_from([60.0 + n * 19.7 for n in range(48)])  # 1-16 min
@@ -176,9 +177,13 @@ class RandomPlay(RuleBasedStateMachine):
         race=st.integers(1, 2),
         points=st.sampled_from([3, 4, 5, 8]),
         american=st.booleans(),
+        lead=st.one_of(st.none(), st.tuples(st.integers(1, 3), st.integers(1, 3))),
     )
-    def start(self, race, points, american):
-        """D-5: a short race so frames and matches end often; CV-1 sometimes."""
+    def start(self, race, points, american, lead):
+        """D-5: a short race so frames and matches end often; CV-1 sometimes. Half the
+        matches are played up to a few points short of the target for each player (`lead`:
+        how many short), through the same inputs and checks, so that the frame's end, and
+        what a foul or a correction does there, come often."""
         text = (
             f'[match]\nplayer_a = "{NAMES["A"]}"\nplayer_b = "{NAMES["B"]}"\n'
             f"race = {race}\ntarget = {points}\n"
@@ -196,6 +201,15 @@ class RandomPlay(RuleBasedStateMachine):
         self.seen = None  # what was shown just before the input
         self.table = Table(self.dir, text, self.watch)
         self.check(self.table.state)
+        if lead is not None:  # A breaks and pots, misses; B pots, misses: A at the table
+            short_a, short_b = lead
+            self.press("A", 1.0, 0.2)
+            for _ in range(max(points - short_a, 0)):
+                self.pot(1, 1.0)
+            self.press("B", 6.0, 0.2)
+            for _ in range(max(points - short_b, 0)):
+                self.pot(2, 1.0)
+            self.press("A", 6.0, 0.2)
 
     # -- the rules: inputs at the table ----------------------------------------------------------
     @rule(pocket=POCKET, pause=PAUSE)
@@ -205,7 +219,23 @@ class RandomPlay(RuleBasedStateMachine):
             return
         self.table.pot(pocket, self.clear(self.table.clock.now + pause))
 
-    @rule(button=BUTTON, pause=PAUSE, length=PRESS)
+    @rule(pocket=POCKET, pause=SOON)
+    def pot_soon(self, pocket, pause):
+        """Balls are the commonest input: one more, soon after the last input."""
+        self.pot(pocket, pause)
+
+    @rule(side=PLAYER, pause=PAUSE, length=PRESS)
+    def press_player(self, side, pause, length):
+        self.press(side, pause, length)
+
+    @rule(pause=PAUSE, length=PRESS)
+    def press_foul(self, pause, length):
+        self.press("foul", pause, length)
+
+    @rule(pause=PAUSE, length=PRESS)
+    def press_undo(self, pause, length):
+        self.press("undo", pause, length)
+
     def press(self, button, pause, length):
         at = self.clear(self.table.clock.now + pause, length)
         self.table.press(button, at, length)
@@ -605,6 +635,8 @@ class RandomPlay(RuleBasedStateMachine):
             return
         if m2 != m:  # Start: a new match after the match, this one's settings at the lag
             self.started(m, m2, archived=m["phase"] == "match-over")
+        elif steps(self.records):  # Start with the same settings: written, nothing changed;
+            self.restorable = None  # UNDO no longer comes right after the new match
 
     def pending_then(self, event, m, m2):
         """Another input while a kind is pending: the kind is taken, then the input acts.
