@@ -154,7 +154,6 @@ HOLD = st.sampled_from([n / 20 for n in range(1, 51)])  # held 0.05-2.5 s past t
 AWAY = st.sampled_from([60.0 + n * 19.7 for n in range(48)])  # 1-16 min
 POCKET = st.integers(1, 6)
 PLAYER = st.sampled_from(["A", "B"])
-BUTTON = st.sampled_from(["A", "B", "foul", "undo"])
 
 
 class RandomPlay(RuleBasedStateMachine):
@@ -240,7 +239,15 @@ class RandomPlay(RuleBasedStateMachine):
         at = self.clear(self.table.clock.now + pause, length)
         self.table.press(button, at, length)
 
-    @rule(button=BUTTON, pause=PAUSE, longer=HOLD)
+    @rule(button=st.sampled_from(["A", "B", "foul"]), pause=PAUSE, longer=HOLD)
+    def hold_button(self, button, pause, longer):
+        self.hold(button, pause, longer)
+
+    @rule(pause=PAUSE, longer=HOLD)
+    def hold_undo(self, pause, longer):
+        """Its own rule: the question it asks and what answers it come often."""
+        self.hold("undo", pause, longer)
+
     def hold(self, button, pause, longer):
         """Held past the hold time (1 s, UNDO 3 s): the hold's moment is then."""
         t = self.table.config.timings
