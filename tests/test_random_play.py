@@ -331,7 +331,12 @@ class RandomPlay(RuleBasedStateMachine):
         if isinstance(event, Pot):
             return self.ball(event, m, m2)
         if self.pending:  # any input but a FOUL press or UNDO stops the stepping
-            return self.pending_then(event, m, m2)
+            kind_window = self.w.kind_until is not None and t <= self.w.kind_until
+            steps_on = press and (button == "undo" or (button == "foul" and kind_window))
+            if not (steps_on and (seen["request"] or seen["code"])):
+                return self.pending_then(event, m, m2)
+            # Those two answer the phone's request or close the code shown over the waiting
+            # step (they do nothing else): the step waits on, taken when its 4 s pass.
         if seen["saver"]:  # a press that finds the saver only wakes it
             self.question_at = asked
             return expect(m2 == m, "a press that woke the saver changed the match")
