@@ -125,39 +125,6 @@ for _kind in ("configure", "name_breaker", "shoot", "choose", "lapse", "next_fra
     )
 
 
-def _tables(machine: Machine) -> tuple[dict, dict]:
-    """Which kinds of event each phase takes, and where each outcome leads from each phase,
-    read off the machine itself. An outcome that keeps the phase (a miss or a pot in play, a
-    lapse, a setting) needs no transition to fire, so replay pays for `transitions` only when
-    the phase changes."""
-    takes = {
-        phase: {
-            kind
-            for kind in set(KINDS.values())
-            if set(OUTCOMES.get(kind, (kind,))) & set(machine.get_triggers(phase))
-        }
-        for phase in PHASES
-    }
-    dest = {
-        (source, trigger): transition.dest or source
-        for trigger, event in machine.events.items()
-        for source, transitions in event.transitions.items()
-        for transition in transitions
-    }
-    return takes, dest
-
-
-_READ: list[tuple[dict, dict]] = []  # the tables, once read
-
-
-def _read_off(machine: Machine) -> tuple[dict, dict]:
-    """The tables of :func:`_tables`, read once per process: every Lifecycle's machine is
-    made of the same constant TRANSITIONS (a replay or a restart builds one each)."""
-    if not _READ:
-        _READ.append(_tables(machine))
-    return _READ[0]
-
-
 class Lifecycle:
     """The model the machine drives: the phase (``state``) and the rules state (``rules``).
 
@@ -175,7 +142,24 @@ class Lifecycle:
             initial=str(phase),
             auto_transitions=False,
         )
-        self._takes, self._dest = _read_off(self.machine)
+        # Which kinds of event each phase takes, read off the machine itself.
+        self._takes = {
+            phase: {
+                kind
+                for kind in set(KINDS.values())
+                if set(OUTCOMES.get(kind, (kind,))) & set(self.machine.get_triggers(phase))
+            }
+            for phase in PHASES
+        }
+        # Where each outcome leads from each phase, read off the machine: an outcome that
+        # keeps the phase (a miss or a pot in play, a lapse, a setting) needs no transition
+        # to fire, so replay pays for `transitions` only when the phase changes.
+        self._dest = {
+            (source, trigger): transition.dest or source
+            for trigger, event in self.machine.events.items()
+            for source, transitions in event.transitions.items()
+            for transition in transitions
+        }
 
     @property
     def phase(self) -> Phase:
