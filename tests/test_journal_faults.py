@@ -104,7 +104,8 @@ def test_closing_the_journal_closes_its_file_and_its_lock(tmp_path):
     j.append(["break A"])
     j.close()
     assert open_fds() == before
-    j.close()  # twice is harmless
+    j.close()  # twice is harmless: it closes no descriptor of anyone else's (stdout's 1)
+    assert open_fds() == before
     with Journal(tmp_path) as again:  # the directory is free again
         assert again.lines == ["break A"]
 
