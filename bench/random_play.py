@@ -14,6 +14,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TESTS = os.path.join(os.path.dirname(HERE), "tests")
+CHUNK = 5000
 
 
 def run_share(sequences: int) -> None:
@@ -32,15 +33,20 @@ def run_share(sequences: int) -> None:
             steps += 1
             super().check(state)
 
-    run_state_machine_as_test(
-        Counted,
-        settings=settings(
-            max_examples=sequences,
-            stateful_step_count=test_random_play.STEPS,
-            deadline=None,
-            database=None,
-        ),
-    )
+    done = 0
+    while done < sequences:  # in chunks, each told on stderr as it ends
+        chunk = min(CHUNK, sequences - done)
+        run_state_machine_as_test(
+            Counted,
+            settings=settings(
+                max_examples=chunk,
+                stateful_step_count=test_random_play.STEPS,
+                deadline=None,
+                database=None,
+            ),
+        )
+        done += chunk
+        print(f"  {os.getpid()}: {done} sequences, {steps} steps", file=sys.stderr, flush=True)
     print(f"share: {sequences} sequences, {steps} steps checked", flush=True)
 
 
