@@ -1,6 +1,7 @@
 """The `scoreboard` command line: finds every subcommand module and dispatches to it."""
 
 import argparse
+import functools
 import importlib
 import pkgutil
 import sys
@@ -12,6 +13,12 @@ class UsageError(Exception):
     """A command was given input it cannot use; the message says why (exit status 2)."""
 
 
+@functools.cache
+def command_names() -> tuple[str, ...]:
+    """Every subcommand module's name: the package's folder is read once a process."""
+    return tuple(sorted(info.name for info in pkgutil.iter_modules(commands.__path__)))
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser for every command, or for ``only`` (the one being run: a command's module
     is imported only when it runs, so `scoreboard replay` starts without the displays)."""
@@ -20,7 +27,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    names = sorted(info.name for info in pkgutil.iter_modules(commands.__path__))
+    names = command_names()
     for name in [only] if only in names else names:
         importlib.import_module(f"{commands.__name__}.{name}").register(subparsers)
     return parser

@@ -1,6 +1,8 @@
 """`scoreboard status` and `history`: the state directory `run` uses, and a clear message where
 this user may not read it (the admin, before the scoreboard group applies)."""
 
+import contextlib
+import io
 import os
 import shutil
 import sys
@@ -41,7 +43,12 @@ def test_a_config_that_does_not_load_says_so(tmp_path, capsys, command):
 def as_nobody(argv: list[str], *, groups=()) -> tuple[int, str, str]:
     """main(argv) run by nobody in ``groups``; (exit status, stdout, stderr). The child
     becomes nobody after everything is imported, so it needs no access to the clone,
-    wherever that lives."""
+    wherever that lives, nor to the Python's own library."""
+    # First as root, here: every module the command needs (argparse's gettext imports locale
+    # lazily) is imported before the child becomes nobody, who may not read the clone (a
+    # private folder) nor the Python it runs (a pyenv under root's 0700 home).
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        main(argv)
     read, write = os.pipe()
     read_out, write_out = os.pipe()
     pid = os.fork()
