@@ -275,7 +275,7 @@ ITEMS = st.one_of(
 )
 
 
-@settings(max_examples=300)
+@settings(max_examples=120)
 @given(st.lists(st.lists(ITEMS, min_size=1, max_size=2), max_size=80))
 def test_undo_gives_back_exactly_the_state_before_each_step_and_a_replay_agrees(records):
     """Whatever steps a match takes, one or two a record (past its saved states every 32
