@@ -28,6 +28,7 @@ import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -800,7 +801,7 @@ def diff(want: dict, got: dict) -> str:
 # runs them: the tests written for each rule kill its mutants, random play adds its sweep.
 DEFAULT_EXAMPLES = "40" if os.environ.get("MUTANT_UNDER_TEST") else "2000"
 RANDOM_PLAY_EXAMPLES = int(os.environ.get("SCOREBOARD_RANDOM_PLAY_EXAMPLES", DEFAULT_EXAMPLES))
-PARTS = 4  # test functions, so the xdist workers share them
+PARTS = 8  # tests, so the xdist workers share them evenly to the end
 STEPS = 10  # the most steps in a sequence (and up to 17 inputs of a lead)
 
 
@@ -816,17 +817,6 @@ def _run(part):
     )
 
 
-def test_random_play_part_1():
-    _run(0)
-
-
-def test_random_play_part_2():
-    _run(1)
-
-
-def test_random_play_part_3():
-    _run(2)
-
-
-def test_random_play_part_4():
-    _run(3)
+@pytest.mark.parametrize("part", range(PARTS))
+def test_random_play(part):
+    _run(part)
