@@ -224,7 +224,8 @@ class Panel:
             self._chosen_at, self._absorbed = memo.chosen_at, memo.absorbed
             return
         self._memos.clear()
-        due = self.match.phase in CHOOSING and self.match.state.foul.rule is PenaltyRule.BALL
+        foul = self.match.state.foul  # D-1: a point given back (a lapse) leaves no ball due
+        due = self.match.phase in CHOOSING and foul.rule is PenaltyRule.BALL and not foul.lapsed
         self._open, self._penalty, self._chosen_at, self._absorbed = None, None, None, None
         if due:
             self._penalty = "due"

@@ -89,3 +89,17 @@ def test_D_1_a_lapse_before_the_choice_leaves_no_penalty_ball_the_next_ball_scor
     s, _ = feed(app, ButtonHold("A", T + 247))  # GR-13.2 (4): re-rack, A breaks
     s, hint = feed(app, Pot(1, T + 249))
     assert s["score"] == {"A": 1, "B": 0} and hint != "penalty-ball"
+
+
+def test_D_1_after_a_restart_undo_of_the_choice_after_a_lapse_leaves_no_penalty_ball(make_app):
+    """Found in review: a lapse before the choice, a restart, UNDO of the choice: the
+    windows, unknown after the restart, made the ball due again and B's ball scored nothing."""
+    app = make_app(NAMES)
+    feed(app, ButtonPress("A", T + 1), ButtonPress("B", T + 5), ButtonPress("foul", T + 10))
+    feed(app, ButtonHold("foul", T + 15))  # B's point given back before the choice
+    feed(app, ButtonPress("A", T + 20))  # A, the decider, plays
+    app.panel = app._new_panel()  # noqa: SLF001 - a restart forgets the windows
+    s, _ = feed(app, ButtonPress("undo", T + 30))  # the choice taken back
+    assert s["phase"] == "foul"
+    s, hint = feed(app, ButtonPress("B", T + 31), Pot(1, T + 33))  # B plays, pots
+    assert s["score"]["B"] == 1 and hint != "penalty-ball"
