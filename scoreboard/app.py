@@ -189,6 +189,11 @@ class App:
             self.storage.append(good)
             return replay(good)
 
+    def drop_question(self) -> None:
+        """The question UNDO held asked is gone (a phone's request took its place, a remote
+        UNDO came): no button answers it any more."""
+        self.panel.drop_question()
+
     def start(self) -> None:
         """Show the first frame and tell systemd we are ready (Type=notify)."""
         self._after_result()

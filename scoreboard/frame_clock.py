@@ -86,6 +86,11 @@ class FrameClock:
             self.spans = self._history.pop()[1]
         self._undone = undone if undone is not self.spans else None
 
+    def put_back(self, spans: tuple[Span, ...]) -> None:
+        """The frames' times as they were before a step that UNDO took back (an amend's or a
+        cancel's old event goes back in with its own time, not the UNDO's mark)."""
+        self.spans = spans
+
     def save(self) -> tuple:
         return self.pending, self.spans, self.used, len(self._history), self._undone
 

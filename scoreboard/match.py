@@ -139,7 +139,7 @@ class Match:
             self._pop()
         if step.old is not None:
             self._push(step.old)  # legal once right here, so legal again
-            self.clock.spans = self._changes.pop()[2]  # its frame's times, not the UNDO's
+            self.clock.put_back(self._changes.pop()[2])  # its frame's times, not the UNDO's
         self._steps -= 1
         return step
 

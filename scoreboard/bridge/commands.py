@@ -52,7 +52,7 @@ def undo(app, args: dict) -> tuple[bool, str]:
     """UNDO as if pressed at the table (takes back the last step, docs/decisions.md)."""
     press = ButtonPress("undo", app.loop.clock())
     app.saver.woken_by(press)  # a remote UNDO wakes the screens and still acts
-    app.panel.drop_question()  # an UNDO, never the answer "new match" to UNDO held
+    app.drop_question()  # an UNDO, never the answer "new match" to UNDO held
     app.hint = None
     app.handle(press)
     key = app.hint[0] if isinstance(app.hint, tuple) else app.hint

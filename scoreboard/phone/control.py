@@ -78,7 +78,7 @@ class PhoneControl:
     def ask_ok(self, what: str, phone: str, run: Callable[[], tuple[bool, str]]) -> str:
         """A phone asks for a change to the match in play: it waits for a press."""
         self._end_request()
-        self.app.panel.drop_question()  # the request takes the question's place on the screen
+        self.app.drop_question()  # the request takes the question's place on the screen
         self.request = Request(what, phone, run)
         self.app.set_hint(f"phone-{what}", seconds=REQUEST_SECONDS)
         self._request_timer = self.app.loop.call_later(REQUEST_SECONDS, self._expire)
