@@ -59,6 +59,10 @@ MARGIN = 0.06  # no input lands this close to a window's edge (the debouncer's 2
 SHOOTING, CHOOSING, OVER = ("break", "play"), ("foul", "break-foul"), ("frame-over", "match-over")
 IN_FRAME = SHOOTING + CHOOSING
 NAMES = {"A": "Олена", "B": "Тарас Шевчук"}
+KINDS = {  # RULES.md: the foul kinds named on the display and in the statistics
+    *("cue-tip", "feet", "no-contact", "out-of-turn", "illegal-break", "early-stroke"),
+    *("touched-ball", "double-hit", "push", "jumped-ball", "other"),
+}
 
 
 def other(side):
@@ -83,7 +87,9 @@ class Windows:
     epoch: int  # the restart they were set in: a restart closes them all
     shot: OpenShot | None = None
     kind_until: float | None = None  # a FOUL press before this steps the kind
-    foul_base: tuple | None = None  # (state, Windows) before the FOUL press being stepped
+    foul_base: tuple | None = None  # (state, Windows, the striker's score before his shot,
+    # on the opening break) at the FOUL press being stepped
+    kinds: tuple = ()  # the kinds shown since that FOUL press
     penalty_due: bool | None = False  # D-1: the penalty ball not dropped yet (None: unknown)
     chosen_at: float | None = None  # the choice made while the penalty ball was due
 
@@ -521,54 +527,74 @@ class RandomPlay(RuleBasedStateMachine):
         shot = w.shot if w.shot and t - w.shot.last <= SHOT_PAUSE else None
         base = shot.base if shot else m["score"][striker]  # GR-22.3: its balls go back
         on_break = shot.on_break if shot else phase == "break"
-        american = m["penalty"] == "american"
-        score = {
-            striker: base - american,
-            other(striker): m["score"][other(striker)] + 1 - american,
-        }
-        kind = "illegal-break" if on_break else "other"  # GR-13.1
-        step = Windows(
-            self.epoch,
-            kind_until=t + KIND_WINDOW,
-            foul_base=(m, w),
-            penalty_due=not american,
-        )
-        if score[other(striker)] >= m["target"]:  # D-2 by a penalty point: taken when it stops
-            expect(m2 == m, "a FOUL that would end the frame was taken at once", core(m2))
-            self.pending, self.pending_windows = True, w
-            self.w = step
+        penalty_ball = m["penalty"] != "american"
+        self.w = Windows(self.epoch, foul_base=(m, w, base, on_break), penalty_due=penalty_ball)
+        # GR-13.1: the kind starts as other, on the opening break as illegal-break; taken at
+        # once, the foul's own screen says it (a hint, if it waits)
+        self.kind_shown(t, m, m2, before=w, kind="illegal-break" if on_break else "other")
+
+    def kind_step(self, t, m, m2):
+        """A FOUL press within 4 s of the last FOUL step: the next kind, and after every kind
+        "no foul", which puts back the shot as it was before the FOUL press."""
+        expect(m2["phase"] not in OVER, "a kind on the way ended the frame (4)", core(m2))
+        before = self.pending_windows if self.pending else self.w
+        base, base_w, _, on_break = self.w.foul_base
+        if _key(self.table.hint) != "foul-cancelled":
+            return self.kind_shown(t, m, m2, before=before)
+        kinds = KINDS if on_break else KINDS - {"illegal-break"}  # GR-13.1: the break's only
+        expect(set(self.w.kinds) == kinds, "no foul before every kind", self.w.kinds)
+        expect(m2 == base, "no foul is not the state before the FOUL press", diff(base, m2))
+        self.pending, self.pending_windows = False, None
+        if m2 == m:  # no kind had been taken
+            self.w = base_w
             return
+        self.stepped(m, m2, base_w, before=before)
+
+    def kind_shown(self, t, m, m2, *, before, kind=None):
+        """The kind a FOUL step shows, said as whose foul it is (GR-7.3: out of turn is the
+        other player's): the striker's shot's balls back (GR-22.3), the penalty point to the
+        offender's opponent (FP-6/FP-7; CV-1: the offender's point taken). A kind whose point
+        would end the frame (D-2) is shown only, taken where the stepping stops (4)."""
+        base, _, striker_base, on_break = self.w.foul_base
+        hint = self.table.hint
+        fields = _fields(hint) if _key(hint) == "foul-kind" else {}
+        expect(
+            (kind or fields.get("kind")) in KINDS - set(self.w.kinds)
+            and fields.get("kind", kind) == (kind or fields.get("kind")),
+            "a FOUL step shows no kind, or not one not shown yet",
+            hint,
+            self.w.kinds,
+        )
+        kind = kind or fields["kind"]
+        expect(on_break or kind != "illegal-break", "illegal-break off the opening break")
+        striker = base["striker"]
+        offender = other(striker) if kind == "out-of-turn" else striker
+        expect(
+            fields.get("name", base["players"][offender]) == base["players"][offender],
+            f"the kind {kind} is not said as {offender}'s foul (GR-7.3)",
+            self.table.hint,
+        )
+        american = base["penalty"] == "american"
+        score = dict(base["score"], **{striker: striker_base})
+        score[offender] -= american
+        score[other(offender)] += not american
+        self.w = replace(self.w, kind_until=t + KIND_WINDOW, kinds=self.w.kinds + (kind,))
+        if score[other(offender)] >= base["target"]:  # D-2 by a penalty point: not yet
+            expect(m2 == m, f"the kind {kind} that ends the frame was taken at once", core(m2))
+            self.pending, self.pending_windows = True, before
+            return
+        self.pending, self.pending_windows = False, None
         foul = m2["foul"] or {}
         expect(
             m2["phase"] == ("break-foul" if on_break else "foul")
             and m2["score"] == score
-            and m2["decider"] == other(striker)
-            and (foul.get("offender"), foul.get("kinds")) == (striker, [kind]),
-            f"FOUL is not {striker}'s foul {kind} with his shot's balls back (GR-22.3)",
-            f"before {core(m)} open shot {shot}",
+            and m2["decider"] == other(offender)
+            and (foul.get("offender"), foul.get("kinds")) == (offender, [kind]),
+            f"FOUL {kind} is not {offender}'s foul with {striker}'s shot's balls back (GR-22.3)",
+            f"before the FOUL {core(base)}",
             f"after  {core(m2)} foul {m2['foul']}",
         )
-        self.stepped(m, m2, step)
-
-    def kind_step(self, t, m, m2):
-        """A FOUL press within 4 s of the last FOUL step: the next kind, or "no foul"."""
-        base, base_w = self.w.foul_base
-        expect(m2["phase"] not in OVER, "a kind on the way ended the frame (4)", core(m2))
-        before = self.pending_windows if self.pending else self.w
-        if m2 == m:
-            if _key(self.table.hint) == "foul-cancelled":  # no foul, and none was taken
-                self.pending, self.pending_windows, self.w = False, None, base_w
-                return
-            self.pending = True  # shown as a hint only: taken when stepping stops
-            self.pending_windows = before
-            self.w = replace(self.w, kind_until=t + KIND_WINDOW)
-            return
-        self.pending, self.pending_windows = False, None
-        if m2["phase"] in SHOOTING:  # "no foul": the shot exactly as before the FOUL press
-            expect(m2 == base, "no foul is not the state before the FOUL press", diff(base, m2))
-            return self.stepped(m, m2, base_w, before=before)
-        expect(m2["phase"] == m["phase"] and m2["foul"], "a kind step left the foul", core(m2))
-        self.stepped(m, m2, replace(self.w, kind_until=t + KIND_WINDOW), before=before)
+        self.stepped(m, m2, self.w, before=before)
 
     def foul_held(self, m, m2):
         """FP-7 note, D-1: the lapse takes the penalty point back; it never pairs a phone."""
@@ -778,7 +804,13 @@ def steps(records):
     return [r for r in records if any(line.split("#")[0].strip() for line in r[0])]
 
 
-CLOSED = {"kind_until": None, "foul_base": None, "penalty_due": False, "chosen_at": None}
+CLOSED = {
+    "kind_until": None,
+    "foul_base": None,
+    "kinds": (),
+    "penalty_due": False,
+    "chosen_at": None,
+}
 
 
 @functools.cache
@@ -788,6 +820,10 @@ def words(lang):
 
 def _key(hint):
     return hint[0] if isinstance(hint, tuple) else hint
+
+
+def _fields(hint) -> dict:
+    return dict(hint[1]) if isinstance(hint, tuple) else {}
 
 
 def diff(want: dict, got: dict) -> str:

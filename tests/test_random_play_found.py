@@ -2,7 +2,7 @@
 fewest inputs and kept here by name, through the app's event path."""
 
 import pytest
-from test_undo_steps import NAMES, T, feed
+from test_undo_steps import NAMES, T, at, feed
 
 from scoreboard.bridge.commands import COMMANDS
 from scoreboard.inputs.events import ButtonHold, ButtonPress, Pot
@@ -103,3 +103,30 @@ def test_D_1_after_a_restart_undo_of_the_choice_after_a_lapse_leaves_no_penalty_
     assert s["phase"] == "foul"
     s, hint = feed(app, ButtonPress("B", T + 31), Pot(1, T + 33))  # B plays, pots
     assert s["score"]["B"] == 1 and hint != "penalty-ball"
+
+
+def test_GR_7_3_out_of_turn_is_taken_at_once_where_the_kinds_before_it_would_end_the_frame(
+    table,
+):
+    """Shrunk (a fault of random play's model, kept as the table's behaviour): race 1 to 3,
+    A 1 and at the table, B 2; FOUL pressed five times. The first four kinds are A's fouls,
+    whose point would give B the frame: shown only (D-2). The fifth, out of turn, is B's
+    foul (GR-7.3): A's point ends nothing, so it is taken at once; UNDO then goes back to
+    before the FOUL press, where no foul was ever taken."""
+    app = table("race = 1\ntarget = 3\n")
+    feed(app, ButtonPress("A", T + 1), Pot(1, T + 2))
+    feed(app, ButtonPress("B", T + 10), Pot(2, T + 11), Pot(3, T + 12))
+    s, _ = feed(app, ButtonPress("A", T + 20))
+    assert s["score"] == {"A": 1, "B": 2} and s["striker"] == "A"
+    shown = [feed(app, ButtonPress("foul", T + 30 + i / 5)) for i in range(4)]
+    assert all(s["phase"] == "play" and s["score"] == {"A": 1, "B": 2} for s, _ in shown)
+    assert [dict(hint[1])["name"] for _, hint in shown] == ["Olena"] * 4
+    s, hint = feed(app, ButtonPress("foul", T + 31))
+    assert hint == ("foul-kind", (("kind", "out-of-turn"), ("name", "Taras")))
+    assert s["phase"] == "foul" and s["score"] == {"A": 2, "B": 2}
+    assert (s["foul"]["offender"], s["decider"]) == ("B", "A")
+    s, _ = at(app, T + 40)  # stepping stops: the kind taken stays, the frame goes on
+    assert s["phase"] == "foul" and s["score"] == {"A": 2, "B": 2}
+    s, _ = feed(app, ButtonPress("undo", T + 41))
+    assert s["phase"] == "play" and s["score"] == {"A": 1, "B": 2} and s["striker"] == "A"
+
