@@ -371,6 +371,8 @@ class App:
                 return  # refused: the rules' words (commit) stay, never the step's own hint
         if outcome.hint:
             self.set_hint(outcome.hint)
+        elif outcome.items:  # a step that says itself (its own screen): older words would
+            self._clear_hint()  # speak of another step ("Foul Olena: cue-tip" on a new foul)
 
     def _write(self, lines: list[str]) -> bool:
         """Append one record: True once durable (its board pots acked by `ledger.durable`);
@@ -500,6 +502,8 @@ class App:
         self._hint_timer = self.loop.call_later(seconds, self._clear_hint)
 
     def _clear_hint(self) -> None:
+        if self._hint_timer:
+            self._hint_timer.cancel()
         self.hint, self._hint_timer = None, None
         self.show()
 

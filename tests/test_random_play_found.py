@@ -130,3 +130,18 @@ def test_GR_7_3_out_of_turn_is_taken_at_once_where_the_kinds_before_it_would_end
     s, _ = feed(app, ButtonPress("undo", T + 41))
     assert s["phase"] == "play" and s["score"] == {"A": 1, "B": 2} and s["striker"] == "A"
 
+
+def test_a_new_foul_taken_at_once_leaves_no_words_of_the_last_fouls_kind(table):
+    """Shrunk: FOUL, FOUL (cue-tip), the choice made (A shoots), FOUL again within 4 s: a
+    new foul, kind other, taken at once; the screen still said "Foul Olena: cue-tip" (a
+    step taken without words of its own left the last step's words up)."""
+    app = table()
+    feed(app, ButtonPress("A", T + 1), Pot(1, T + 2), Pot(2, T + 3))
+    feed(app, ButtonPress("foul", T + 10))
+    s, hint = feed(app, ButtonPress("foul", T + 10.5))
+    assert hint == ("foul-kind", (("kind", "cue-tip"), ("name", "Olena")))
+    s, _ = feed(app, ButtonPress("A", T + 11.5))  # B, the decider, lets A shoot
+    assert s["phase"] == "play" and s["striker"] == "A"
+    s, hint = feed(app, ButtonPress("foul", T + 12))
+    assert s["phase"] == "foul" and s["foul"]["kinds"] == ["other"]
+    assert hint is None  # the foul's own screen says it: Olena's, other
