@@ -69,7 +69,7 @@ class EventLoop:
         """Run until :meth:`stop`: sleep until an event arrives or a timer is due."""
         while not self._stopping.is_set():
             self._run_due_timers()
-            timeout = self._until_next_timer()
+            timeout = self.until_next_timer()
             try:
                 event = self._queue.get(timeout=timeout)
             except queue.Empty:
@@ -99,7 +99,8 @@ class EventLoop:
                 ran += 1
         return ran
 
-    def _until_next_timer(self) -> float | None:
+    def until_next_timer(self) -> float | None:
+        """Seconds until the next timer is due (0: one is due now), None with none set."""
         while self._timers and self._timers[0][2].cancelled:
             heapq.heappop(self._timers)
         if not self._timers:

@@ -122,6 +122,9 @@ class Panel:
     # (steps in the match after a step, the windows before it): UNDO restores them
     _memos: list[tuple[int, _Windows]] = field(default_factory=list, init=False)
 
+    def __post_init__(self) -> None:
+        self._close_windows()  # a match resumed from its journal: nothing of them in memory
+
     # -- the entry points -----------------------------------------------------------------------
     def handle(self, event) -> Outcome:
         """What ``event`` comes to now; nothing changes until :meth:`applied`."""
@@ -224,7 +227,12 @@ class Panel:
             self._chosen_at, self._absorbed = memo.chosen_at, memo.absorbed
             return
         self._memos.clear()
-        foul = self.match.state.foul  # D-1: a point given back (a lapse) leaves no ball due
+        self._close_windows()
+
+    def _close_windows(self) -> None:
+        """The windows where nothing in memory tells them (a restart, UNDO further back than
+        the memos): closed, a pending choice's penalty ball due as for a new foul (D-1)."""
+        foul = self.match.state.foul  # a point given back (a lapse) leaves no ball due
         due = self.match.phase in CHOOSING and foul.rule is PenaltyRule.BALL and not foul.lapsed
         self._open, self._penalty, self._chosen_at, self._absorbed = None, None, None, None
         if due:
@@ -260,8 +268,9 @@ class Panel:
         phase = self.match.phase
         sensed = (pocket,) if pocket is not None else ()
         if phase in CHOOSING:
-            if self._penalty is None and self.match.state.foul.rule is PenaltyRule.AMERICAN:
-                return Outcome(hint="choose")  # CV-1: no penalty ball; nobody shoots yet
+            foul = self.match.state.foul
+            if self._penalty is None and (foul.rule is PenaltyRule.AMERICAN or foul.lapsed):
+                return Outcome(hint="choose")  # CV-1, or its point given back: no penalty ball
             # D-1: the penalty ball dropped into a pocket; it scores nothing
             self._penalty, self._absorbed = None, pocket
             return Outcome(hint="penalty-ball")

@@ -127,7 +127,7 @@ class Table:
         """Move the clock to `t`, stopping at every timer and debouncer tick due before it."""
         while True:
             due = [d.due() for d in self.buttons.values()]
-            wait = self.app.loop._until_next_timer()  # noqa: SLF001 - the loop's next timer
+            wait = self.app.loop.until_next_timer()
             if wait is not None:
                 due.append(self.clock.now + wait)
             due = [d for d in due if d is not None and d <= t]
@@ -145,7 +145,7 @@ class Table:
                 self._deliver(event)
 
     def _timers(self) -> None:
-        if self.app.loop._until_next_timer() != 0:  # noqa: SLF001 - nothing due: nothing runs
+        if self.app.loop.until_next_timer() != 0:  # nothing due: nothing runs
             return
         before = self.state
         records = len(self.net.records)

@@ -17,6 +17,12 @@ def table(make_app):
 RACE_TO_ONE_OF_4 = "race = 1\ntarget = 4\n"  # after the names' [match]
 
 
+def restarted(app, make_app):
+    """The table stopped and started again: only its journal is left."""
+    app.close()
+    return make_app(NAMES)
+
+
 def test_D_2_undo_of_a_ball_that_joined_the_winning_shot_gives_the_frame_its_time_back(table):
     """Shrunk: the match won by a hold, a ball joining it, 4 min on the page, UNDO; the
     frame's time was then dated to the UNDO (its 244 s read 248 s), as the old event went
@@ -98,7 +104,7 @@ def test_D_1_after_a_restart_undo_of_the_choice_after_a_lapse_leaves_no_penalty_
     feed(app, ButtonPress("A", T + 1), ButtonPress("B", T + 5), ButtonPress("foul", T + 10))
     feed(app, ButtonHold("foul", T + 15))  # B's point given back before the choice
     feed(app, ButtonPress("A", T + 20))  # A, the decider, plays
-    app.panel = app._new_panel()  # noqa: SLF001 - a restart forgets the windows
+    app = restarted(app, make_app)
     s, _ = feed(app, ButtonPress("undo", T + 30))  # the choice taken back
     assert s["phase"] == "foul"
     s, hint = feed(app, ButtonPress("B", T + 31), Pot(1, T + 33))  # B plays, pots
@@ -145,3 +151,32 @@ def test_a_new_foul_taken_at_once_leaves_no_words_of_the_last_fouls_kind(table):
     s, hint = feed(app, ButtonPress("foul", T + 12))
     assert s["phase"] == "foul" and s["foul"]["kinds"] == ["other"]
     assert hint is None  # the foul's own screen says it: Olena's, other
+
+
+def test_FP_7_D_1_a_ball_after_the_point_was_given_back_is_not_said_to_be_the_penalty_ball(
+    table,
+):
+    """Found in review: a foul, FOUL held (its point given back), then a ball sensed while
+    the choice waits: the screen said "Penalty ball taken" of a point no longer given."""
+    app = table()
+    feed(app, ButtonPress("A", T + 1), Pot(1, T + 2))
+    feed(app, ButtonPress("foul", T + 10))  # Olena's foul: Taras +1
+    s, hint = feed(app, ButtonHold("foul", T + 20))  # the penalty point given back
+    assert s["score"] == {"A": 1, "B": 0} and s["foul"]["lapsed"]
+    s, hint = feed(app, Pot(3, T + 25))
+    assert s["score"] == {"A": 1, "B": 0} and hint == "choose"
+
+
+def test_D_1_a_restart_while_the_choice_waits_leaves_the_penalty_ball_due(make_app):
+    """Found tightening random play's model to docs/decisions.md: after a restart a pending
+    choice's penalty ball is due, as for a new foul; a restart forgot it (an UNDO there did
+    not), and the penalty ball dropped after the choice scored for the striker."""
+    app = make_app(NAMES)
+    feed(app, ButtonPress("A", T + 1), ButtonPress("B", T + 5), ButtonPress("foul", T + 10))
+    app = restarted(app, make_app)
+    s, _ = feed(app, ButtonPress("A", T + 20))  # A, the decider, plays
+    assert s["phase"] == "play" and s["score"] == {"A": 1, "B": 0}
+    s, hint = feed(app, Pot(1, T + 22))  # the penalty ball, dropped after the choice
+    assert s["score"] == {"A": 1, "B": 0} and hint == "penalty-ball"
+    s, _ = feed(app, Pot(2, T + 25))  # every later ball is a pot
+    assert s["score"] == {"A": 2, "B": 0}
