@@ -66,6 +66,10 @@ def _plain(transition: dict) -> dict:
     }
 
 
+def _listed(phases) -> list:
+    return phases if isinstance(phases, list) else [phases]
+
+
 # An event's kind, and the triggers its outcome can be.
 KINDS = {
     Players: "configure",
@@ -135,30 +139,35 @@ class Lifecycle:
 
     def __init__(self, rules: MatchState | None = None, phase: str = Phase.LAG) -> None:
         self.rules = rules or MatchState()
+        plain = [_plain(t) for t in TRANSITIONS]
         self.machine = Machine(
             model=self,
             states=PHASES,
-            transitions=[_plain(t) for t in TRANSITIONS],
+            transitions=plain,
             initial=str(phase),
             auto_transitions=False,
         )
-        # Which kinds of event each phase takes, read off the machine itself.
+        # Where each outcome leads from each phase, read off the transitions the machine was
+        # given: an outcome that keeps the phase (a miss or a pot in play, a lapse, a
+        # setting) needs no transition to fire, so replay pays for `transitions` only when
+        # the phase changes. (Off the plain data, not the machine's own tables: a Match is
+        # made for every replay, and asking the machine costs twice as much as making it.)
+        self._dest = {
+            (source, transition["trigger"]): transition["dest"] or source
+            for transition in plain
+            for source in _listed(transition["source"])
+        }
+        # Which kinds of event each phase takes: a kind whose outcomes one of its triggers is.
+        triggers = {phase: set() for phase in PHASES}
+        for source, trigger in self._dest:
+            triggers[source].add(trigger)
         self._takes = {
             phase: {
                 kind
                 for kind in set(KINDS.values())
-                if set(OUTCOMES.get(kind, (kind,))) & set(self.machine.get_triggers(phase))
+                if not triggers[phase].isdisjoint(OUTCOMES.get(kind, (kind,)))
             }
             for phase in PHASES
-        }
-        # Where each outcome leads from each phase, read off the machine: an outcome that
-        # keeps the phase (a miss or a pot in play, a lapse, a setting) needs no transition
-        # to fire, so replay pays for `transitions` only when the phase changes.
-        self._dest = {
-            (source, trigger): transition.dest or source
-            for trigger, event in self.machine.events.items()
-            for source, transitions in event.transitions.items()
-            for transition in transitions
         }
 
     @property
