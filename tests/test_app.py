@@ -399,3 +399,25 @@ def test_history_leaves_out_a_damaged_archive_file_with_a_warning(make_app, tmp_
     out, err = capsys.readouterr()
     assert out.count("Olena") == 1  # the one intact match
     assert "0001.json is damaged" in err and "0002.json is missing or unreadable" in err
+
+
+def test_CV_1_an_old_journal_with_play_after_a_lapse_that_reached_the_target_resumes_at_it(
+    tmp_path,
+):
+    """docs/decisions.md, CV-1: before issue 19 such a lapse left the frame going; a journal
+    from then resumes with the frame ended at the lapse, the whole of it archived."""
+    from scoreboard.journal import Journal
+
+    old = [
+        "players A B", "race 2", "target 5", "option penalty=american", "break A",
+        "shot pots=2", "shot foul=push", "choose pass", "shot pots=3", "lapse", "shot pots=1",
+    ]  # fmt: skip
+    with Journal(tmp_path) as journal:
+        journal.append(old)
+    app = App(configuration.default(), state_dir=tmp_path, screens=[], log=lambda m: None)
+    s = app.match.snapshot()
+    assert s["phase"] == "frame-over" and s["score"] == {"A": 5, "B": 0}
+    (archived,) = list_archive(tmp_path)
+    assert archived.meta["unreplayable"].startswith("line 11")
+    assert archived.lines()[-1] == "shot pots=1"
+    app.close()
