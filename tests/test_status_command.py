@@ -79,7 +79,8 @@ needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="needs root to become 
 @pytest.fixture
 def service_state():
     """A state directory as the unit makes it: 0750, its group may read; reachable by all."""
-    top = Path(tempfile.mkdtemp(prefix="scoreboard-state-"))
+    # In /tmp itself: $TMPDIR may lie in a private clone (`make mutate` sets it there).
+    top = Path(tempfile.mkdtemp(prefix="scoreboard-state-", dir="/tmp"))
     top.chmod(0o755)
     state = top / "state"
     state.mkdir(mode=0o750)
