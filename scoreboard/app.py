@@ -370,7 +370,7 @@ class App:
             if outcome.items and not committed:
                 return  # refused: the rules' words (commit) stay, never the step's own hint
         if outcome.hint:
-            self.set_hint(outcome.hint)
+            self.set_hint(outcome.hint, outcome.hint_seconds or HINT_SECONDS)
         elif outcome.items:  # a step that says itself (its own screen): older words would
             self._clear_hint()  # speak of another step ("Foul Olena: cue-tip" on a new foul)
 

@@ -38,6 +38,7 @@ class Outcome:
     # A message key (see scoreboard.display's catalogs), or (key, ((field, value), ...)) for
     # a message with fields, e.g. ("undone-foul", (("name", "Тарас"),)).
     hint: str | tuple | None = None
+    hint_seconds: float | None = None  # how long it shows: a question as long as it is asked
     new_match: bool = False
     restore_match: bool = False  # UNDO with nothing to take back: the archived match, if just made
     pairing: bool = False  # FOUL pressed to the question UNDO held asks: a code to pair a phone
@@ -154,7 +155,7 @@ class Panel:
                 return self._undo(event.t)
             case ButtonHold(button=Button.UNDO):
                 self._new_match_asked = event.t
-                return Outcome(hint="confirm-new-match")
+                return Outcome(hint="confirm-new-match", hint_seconds=self.confirm_window)
             case ButtonHold(button=Button.FOUL):
                 # FP-7 note, D-1: the last penalty ball was not taken before the next shot.
                 foul = self.match.state.foul

@@ -190,3 +190,14 @@ def test_a_setup_screen_that_opened_by_itself_over_the_question_closes_for_its_a
     assert app.desk.is_open
     s, hint = feed(app, ButtonPress("foul", 101.0))
     assert app.net.asked == 1 and not app.desk.is_open and s["phase"] == "match-over"
+
+
+def test_the_question_undo_held_asks_shows_as_long_as_it_is_asked(make_app):
+    """README: the display asks *UNDO new, FOUL phone* for 5 s. Its words went at 4 s, so an
+    UNDO pressed in the fifth second, on a screen that asked nothing, began a new match."""
+    from test_undo_steps import T, at, feed
+
+    app = make_app()
+    feed(app, ButtonHold("undo", T + 1))
+    assert at(app, T + 5.9)[1] == "confirm-new-match"  # still asked: UNDO now is a new match
+    assert at(app, T + 6.1)[1] is None  # no longer: UNDO now takes back a step

@@ -361,6 +361,7 @@ class RandomPlay(RuleBasedStateMachine):
             # OK: the phone's UNDO, as if UNDO were pressed at the table now
             event, button, asked = ButtonPress("undo", t), "undo", None
         if asked is not None and t - asked <= QUESTION:  # "UNDO new, FOUL phone"
+            expect(seen["hint"] == "confirm-new-match", "a question answered, not shown", seen)
             if press and button == "undo":
                 return self.new_match(m, m2)
             if press and button == "foul":  # pairing is UNDO held, then FOUL: it never scores
