@@ -70,7 +70,8 @@ def main() -> int:
     print(f"random play: {share * jobs} sequences in {jobs} processes, {steps} steps checked")
     print(f"  {seconds:.0f} s wall, {cpu.children_user + cpu.children_system:.0f} s CPU")
     print(
-        f"  {1000 * (cpu.children_user + cpu.children_system) / (share * jobs):.1f} ms CPU a sequence"
+        f"  {1000 * (cpu.children_user + cpu.children_system) / (share * jobs):.1f} ms CPU a"
+        " sequence (the processes' start-up included)"
     )
     print("  every invariant held" if not failed else f"  FAILED in {len(failed)} process(es)")
     return 1 if failed else 0
