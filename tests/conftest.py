@@ -36,6 +36,16 @@ settings.register_profile("scoreboard", deadline=None, suppress_health_check=[He
 settings.load_profile("scoreboard")
 
 
+# Tests that mostly wait on a real process (the disk's 2 s retries, the watchdog's pings, a
+# kill at each chosen step) go first: their waits then overlap the tests that keep the CPU
+# busy, where last in the alphabet they ended the run alone. Any order is correct.
+WAIT_MOSTLY = ("test_storage_faults.py", "test_kill.py")
+
+
+def pytest_collection_modifyitems(items):
+    items.sort(key=lambda item: item.path.name not in WAIT_MOSTLY)  # stable: the rest as it was
+
+
 def pytest_configure(config):
     # The user's --basetemp, told to the xdist workers (which get a --basetemp of xdist's).
     if config.option.basetemp and not hasattr(config, "workerinput"):
