@@ -65,6 +65,10 @@ def test_state_info_availability_and_discovery_are_retained(broker, tmp_path):
         for sensor in ("score", "frames", "phase", "fault"):
             config = retained[discovery.config_topic("t1", sensor)]
             assert config["availability_topic"] == t + "availability"
+            # Home Assistant 2025.10+: the entity id is `default_entity_id`, its domain first;
+            # `object_id` is deprecated there and ignored from 2026.4
+            assert config["default_entity_id"] == f"sensor.fp_t1_{sensor}"
+            assert "object_id" not in config
         assert t + "event" not in retained  # events are not retained
     finally:
         late.close()

@@ -46,7 +46,9 @@ def messages(table: str, *, name: str, version: str) -> list[tuple[str, dict]]:
         payload = {
             "name": title,
             "unique_id": f"fp_{table}_{sensor}",
-            "object_id": f"fp_{table}_{sensor}",
+            # the entity's id, as Home Assistant asks since 2025.10 (`object_id`, its old
+            # name, is ignored from 2026.4)
+            "default_entity_id": f"sensor.fp_{table}_{sensor}",
             "state_topic": topics.topic(table, source),
             "value_template": template,
             "availability_topic": topics.topic(table, topics.AVAILABILITY),
