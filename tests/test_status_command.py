@@ -111,3 +111,20 @@ def test_a_state_dir_closed_to_this_user_says_what_to_do(service_state, command)
     assert f"cannot read {service_state}" in err
     assert "scoreboard group" in err and "log out and in again" in err
     assert "sudo usermod -aG scoreboard" in err
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_state_dir_that_does_not_exist_is_said_not_taken_for_no_match(
+    tmp_path, monkeypatch, capsys, command
+):
+    """Issue 20: `--state-dir /nonexistent` said "no match in progress" with status 0; and
+    after `make sim` the plain command read the service's folder, not the simulator's."""
+    monkeypatch.chdir(tmp_path)
+    missing = tmp_path / "mistyped"
+    assert main([command, "--state-dir", str(missing)]) == 2
+    err = capsys.readouterr().err
+    assert f"there is no {missing}" in err and "simulator" not in err
+    (tmp_path / "state").mkdir()
+    (tmp_path / "state" / "journal.log").write_text("")  # where `make sim` plays
+    assert main([command, "--state-dir", str(missing)]) == 2
+    assert f"--state-dir {tmp_path / 'state'}" in capsys.readouterr().err

@@ -7,7 +7,7 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
-from scoreboard.commands.status import add_state_dir, cannot_read, state_dir
+from scoreboard.commands.status import add_state_dir, cannot_read, played_in, state_dir
 from scoreboard.journal import JOURNAL_NAME, list_archive, read_journal
 from scoreboard.matchlog import LogError, replay
 from scoreboard.phase import Phase
@@ -123,7 +123,7 @@ def flat(row: dict) -> dict:
 
 
 def run(args) -> int:
-    where = state_dir(args)
+    where = played_in(state_dir(args))
     try:
         matches = rows(where)
     except PermissionError as exc:

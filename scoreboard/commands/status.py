@@ -39,6 +39,24 @@ def state_dir(args) -> str:
         raise UsageError(f"{exc}; or name the state directory with --state-dir") from None
 
 
+def played_in(where: str) -> str:
+    """`where`, if it exists: a folder that does not is a mistyped path, or the default on a
+    machine where only the simulator has played (its folder is ./state), never "no match"."""
+    try:
+        os.stat(where)
+    except FileNotFoundError:
+        sim = Path("state").resolve()
+        also = (
+            f"; the simulator's is {sim}: --state-dir {sim}"
+            if (sim / JOURNAL_NAME).exists()
+            else ""
+        )
+        raise UsageError(f"there is no {where}: no table has played there{also}") from None
+    except OSError:
+        pass  # closed to this user: reading it says what to do
+    return where
+
+
 def cannot_read(where: str, exc: OSError) -> UsageError:
     """What to do when the service's state directory is closed to this user."""
     return UsageError(
@@ -71,7 +89,7 @@ def writes_there(where: str) -> bool:
 
 
 def run(args) -> int:
-    where = state_dir(args)
+    where = played_in(state_dir(args))
     writer = writes_there(where)
     # What the appliance meets writing its journal, in the words its log uses.
     fault = diagnose(where) if writer else None
