@@ -19,8 +19,11 @@ PINMAP = tomllib.loads((ROOT / "hardware" / "pinmap.toml").read_text())
 
 
 def test_button_and_pocket_pins_match_the_code():
-    assert PINMAP["pi"]["buttons"] == BUTTON_PINS
-    assert tuple(PINMAP["pi"]["pockets"]["pins"]) == POCKET_PINS
+    """The pins the appliance reads (the config's defaults), and the inputs' own defaults."""
+    pins = PinsConfig()
+    buttons = {"A": pins.player_a, "B": pins.player_b, "foul": pins.foul, "undo": pins.undo}
+    assert PINMAP["pi"]["buttons"] == buttons == BUTTON_PINS
+    assert tuple(PINMAP["pi"]["pockets"]["pins"]) == pins.pockets == POCKET_PINS
 
 
 def test_no_pi_pin_used_twice_nor_on_a_bus():

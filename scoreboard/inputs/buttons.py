@@ -7,14 +7,27 @@ still down and a press once its release has settled.
 
 import time
 
+from scoreboard.config import PinsConfig, TimingsConfig
 from scoreboard.inputs.debounce import ButtonDebouncer
 from scoreboard.inputs.events import Button
 from scoreboard.inputs.gpio_lines import GpioLines, _earliest
 
-DEFAULT_PINS = {Button.A: 5, Button.B: 6, Button.FOUL: 13, Button.UNDO: 19}
-# UNDO held 3 s starts a new match (after a confirmation), so an ordinary hold of it
-# must not do anything drastic; the others use the 1 s hold of a manual pot.
-DEFAULT_HOLD_TIMES = {Button.A: 1.0, Button.B: 1.0, Button.FOUL: 1.0, Button.UNDO: 3.0}
+# The config's defaults, their one home ([pins], [timings]); the appliance passes its own.
+_PINS, _TIMINGS = PinsConfig(), TimingsConfig()
+DEFAULT_PINS = {
+    Button.A: _PINS.player_a,
+    Button.B: _PINS.player_b,
+    Button.FOUL: _PINS.foul,
+    Button.UNDO: _PINS.undo,
+}
+# UNDO held 3 s asks for a new match, so an ordinary hold of it must not do anything
+# drastic; the others use the 1 s hold of a manual pot.
+DEFAULT_HOLD_TIMES = {
+    Button.A: _TIMINGS.hold_time,
+    Button.B: _TIMINGS.hold_time,
+    Button.FOUL: _TIMINGS.hold_time,
+    Button.UNDO: _TIMINGS.undo_hold_time,
+}
 
 
 class Buttons(GpioLines):
@@ -26,7 +39,7 @@ class Buttons(GpioLines):
         *,
         pins=None,
         hold_times=None,
-        bounce_time=0.02,
+        bounce_time=_TIMINGS.button_debounce,
         clock=time.monotonic,
         pin_factory=None,
     ):

@@ -8,6 +8,7 @@ table gets the same counting whichever way the sensors are wired. The loop calls
 
 import time
 
+from scoreboard.config import PinsConfig
 from scoreboard.inputs.events import Pot, SensorCleared, SensorStuck
 from scoreboard.inputs.gpio_lines import GpioLines, _earliest
 from scoreboard.inputs.portable.pocket_counter import (
@@ -18,8 +19,9 @@ from scoreboard.inputs.portable.pocket_counter import (
     PocketCounter,
 )
 
-# BCM 24 and 25 are left to the SSD1322 display (DC, reset): see hardware/pinmap.toml.
-DEFAULT_PINS = (17, 27, 22, 23, 16, 26)
+# The config's default pockets ([pins] pockets, their one home; BCM 24 and 25 are left to the
+# SSD1322 display, DC and reset: see hardware/pinmap.toml).
+DEFAULT_PINS = PinsConfig().pockets
 _EVENTS = {
     POT: Pot,
     STUCK: SensorStuck,

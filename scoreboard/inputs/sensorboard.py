@@ -25,6 +25,7 @@ import time
 import serial
 import serial.tools.list_ports
 
+from scoreboard.config import SensorsConfig
 from scoreboard.inputs.events import (
     BoardFault,
     BoardHello,
@@ -59,6 +60,9 @@ def _open_serial(path, timeout):
     return serial.Serial(path, 115200, timeout=timeout, write_timeout=0.5)
 
 
+LOST_AFTER = SensorsConfig().heartbeat_timeout  # [sensors] heartbeat_timeout, its one home
+
+
 class SensorBoardLink:
     """Reads one sensor board and puts Pot, BoardHello, BoardLost, SensorStuck, SensorCleared."""
 
@@ -70,7 +74,7 @@ class SensorBoardLink:
         usb_id=PICO_USB_ID,
         by_id=BY_ID_PATTERN,
         clock=time.monotonic,
-        lost_after=2.5,
+        lost_after=LOST_AFTER,
         retry_every=1.0,
         hello_every=0.5,
         read_timeout=0.05,
