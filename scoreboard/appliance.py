@@ -12,6 +12,7 @@ from scoreboard import bridge
 from scoreboard import config as configuration
 from scoreboard.app import LOGGER, App
 from scoreboard.beeper import Beeper
+from scoreboard.bridge.commands import CommandTable, add_table_commands
 from scoreboard.bridge.table import BridgeError, TableBridge
 from scoreboard.config import Config
 from scoreboard.display import create_displays
@@ -21,6 +22,7 @@ from scoreboard.inputs.events import Button
 from scoreboard.inputs.gpio_lines import LineEdge
 from scoreboard.inputs.gpio_pockets import GpioPockets
 from scoreboard.inputs.sensorboard import SensorBoardLink
+from scoreboard.phone.commands import add_phone_commands
 from scoreboard.storage import Storage
 
 
@@ -29,6 +31,15 @@ class Reload:
     """Read the config again (SIGHUP, `systemctl reload scoreboard`)."""
 
     path: str
+
+
+def command_table() -> CommandTable:
+    """What the local socket takes: the table's own commands and the phones'; each that
+    changes the match in play waits, sent by a phone, for an OK press at the table."""
+    table = CommandTable()
+    add_table_commands(table)
+    add_phone_commands(table)
+    return table
 
 
 def screen_specs(config: Config) -> list[dict]:
@@ -157,7 +168,11 @@ class Appliance:
                 self.app.observers.append(self.beeper)
         self.app.extra_handlers[LineEdge] = self._take
         # The local socket for `scoreboard net` and MQTT, only when the network is on.
-        self.bridge = TableBridge.for_app(self.app) if bridge.wanted(config) else None
+        self.bridge = (
+            TableBridge.for_app(self.app, commands=command_table())
+            if bridge.wanted(config)
+            else None
+        )
         self.app.extra_handlers[Reload] = self._reload
 
     def reload(self, path: str) -> None:

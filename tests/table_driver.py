@@ -17,14 +17,14 @@ from dataclasses import dataclass, field
 
 from scoreboard import config as configuration
 from scoreboard.app import SCREEN_ONLY, App
-from scoreboard.bridge.commands import COMMANDS
+from scoreboard.appliance import command_table
 from scoreboard.inputs.debounce import ButtonDebouncer
 from scoreboard.inputs.events import Button, Pot
 from scoreboard.loop import ManualClock
-from scoreboard.phone import commands as phone_commands  # noqa: F401 - registers phone undo
 
 EPOCH = 1_750_000_000.0  # the wall clock at the ManualClock's 0: the journal's time marks
 PAIRING_CODE = "042917"
+COMMANDS = command_table()  # what the local socket takes, as the wiring builds it
 
 
 def match_state(snapshot: dict) -> dict:
@@ -183,7 +183,7 @@ class Table:
     def phone_asks_undo(self) -> None:
         """A paired phone's UNDO: it waits for an OK press at the table (phone/commands.py)."""
         self._timers()
-        COMMANDS["undo"](self.app, {"phone": "ab12cd"})
+        COMMANDS.run(self.app, "undo", {"phone": "ab12cd"})
 
     def phone_paired(self) -> None:
         """The code shown was used: the phone is paired."""

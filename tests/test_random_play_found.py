@@ -4,9 +4,8 @@ fewest inputs and kept here by name, through the app's event path."""
 import pytest
 from test_undo_steps import NAMES, T, at, feed
 
-from scoreboard.bridge.commands import COMMANDS
+from scoreboard.appliance import command_table
 from scoreboard.inputs.events import ButtonHold, ButtonPress, Pot
-from scoreboard.phone import commands as phone_commands  # noqa: F401 - a phone's UNDO waits
 
 
 @pytest.fixture
@@ -77,7 +76,7 @@ def test_a_phones_UNDO_OKd_at_the_table_just_after_UNDO_held_is_an_UNDO_not_a_ne
     feed(app, ButtonPress("A", T + 1), Pot(1, T + 5), Pot(2, T + 6))
     s, hint = feed(app, ButtonHold("undo", T + 20))
     assert hint == "confirm-new-match"
-    COMMANDS["undo"](app, {"phone": "ab12cd"})  # waits for an OK press at the table
+    command_table().run(app, "undo", {"phone": "ab12cd"})  # waits for an OK at the table
     s, hint = feed(app, ButtonPress("A", T + 22))  # OK
     assert s["score"] == {"A": 1, "B": 0} and s["phase"] == "play"
     assert hint == ("undone-pots", (("n", 1), ("name", "Olena")))

@@ -17,7 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from scoreboard.bridge import commands, socket_path
+from scoreboard.bridge import socket_path
+from scoreboard.bridge.commands import CommandTable
 from scoreboard.bridge.protocol import (
     MAX_LINE,
     Command,
@@ -46,8 +47,16 @@ class BridgeCommand:
 
 
 class TableBridge:
-    def __init__(self, app, path: str | os.PathLike, *, buffer_limit: int = BUFFER_LIMIT):
+    def __init__(
+        self,
+        app,
+        path: str | os.PathLike,
+        *,
+        commands: CommandTable,
+        buffer_limit: int = BUFFER_LIMIT,
+    ):
         self.app = app
+        self.commands = commands  # the wiring's (appliance.command_table())
         self.path = Path(path)
         self.buffer_limit = buffer_limit
         self.dropped = 0  # clients dropped for not reading (a figure for tests and benches)
@@ -136,7 +145,7 @@ class TableBridge:
 
     def run_command(self, event: BridgeCommand) -> None:
         """On the loop's thread, like a button: run it, then answer, then show."""
-        ok, message = commands.run(self.app, event.command.cmd, event.command.args)
+        ok, message = self.commands.run(self.app, event.command.cmd, event.command.args)
         event.reply(ok, message)
         self.app.show()
 
@@ -194,8 +203,8 @@ class TableBridge:
         except ProtocolError as exc:
             self._send(writer, encode(reply_message("", False, str(exc))))
             return
-        if command.cmd not in commands.COMMANDS:  # answered here: the table is not disturbed
-            ok, message = commands.run(self.app, command.cmd, command.args)
+        if command.cmd not in self.commands:  # answered here: the table is not disturbed
+            ok, message = self.commands.run(self.app, command.cmd, command.args)
             self._send(writer, encode(reply_message(command.id, ok, message)))
             return
 

@@ -11,32 +11,34 @@
   offers first, instead of the config's ``[match] roster`` (kept in setup.json);
 - a command with ``"phone": ID`` that changes a match in play (``undo``) waits for an OK
   press at the table before it runs; the reply says so at once (``ok``, "waiting for OK
-  at the table"). The net process adds ``phone`` to every write a phone sends.
+  at the table"): the command table does it for every command added with ``needs_ok``
+  (scoreboard/bridge/commands.py).
 """
 
-from scoreboard.bridge.commands import COMMANDS, command
 from scoreboard.setup_screen.command import from_payload
 from scoreboard.setup_screen.settings import SettingsError
 from scoreboard.setup_screen.store import roster_names
 
-WAITING = "waiting for OK at the table"
-# The commands a phone sends that change the match in play: each waits for an OK press.
-NEED_OK = {"undo": "undo"}
+
+def add_phone_commands(table) -> None:
+    """The phones' commands, into the wiring's command table (bridge.commands.CommandTable):
+    none of them changes the match in play."""
+    table.add("pairing-code", pairing_code)
+    table.add("pairing-done", pairing_done)
+    table.add("setup", setup)
+    table.add("roster", roster)
 
 
-@command("pairing-code")
 def pairing_code(app, args: dict) -> tuple[bool, str]:
     app.phone.show_code(args.get("code"), str(args.get("url") or ""), args.get("seconds", 120))
     return True, "shown"
 
 
-@command("pairing-done")
 def pairing_done(app, args: dict) -> tuple[bool, str]:
     app.phone.paired()
     return True, "paired"
 
 
-@command("setup")
 def setup(app, args: dict) -> tuple[bool, str]:
     """The next match's settings from the network (a phone, the club): SetupNext."""
     answer: list[tuple[bool, str]] = []
@@ -51,7 +53,6 @@ def setup(app, args: dict) -> tuple[bool, str]:
     return answer[0] if answer else (False, "the table did not answer")
 
 
-@command("roster")
 def roster(app, args: dict) -> tuple[bool, str]:
     """The club's players the setup screen offers first (kept in setup.json)."""
     try:
@@ -60,22 +61,3 @@ def roster(app, args: dict) -> tuple[bool, str]:
         return False, str(exc)
     app.desk.set_roster(names)
     return True, f"{len(names)} names"
-
-
-def _needs_ok(name: str, what: str) -> None:
-    table_side = COMMANDS[name]
-
-    def from_a_phone(app, args: dict) -> tuple[bool, str]:
-        phone = args.get("phone")
-        if not phone:  # not a phone's (the club's, a test's): as before
-            return table_side(app, args)
-        rest = {k: v for k, v in args.items() if k != "phone"}
-        app.phone.ask_ok(what, str(phone), lambda: table_side(app, rest))
-        return True, WAITING
-
-    from_a_phone.__doc__ = table_side.__doc__
-    COMMANDS[name] = from_a_phone
-
-
-for _name, _what in NEED_OK.items():
-    _needs_ok(_name, _what)

@@ -15,7 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from scoreboard.inputs.events import Button, ButtonHold, ButtonPress, Pot
-from scoreboard.phone import commands  # noqa: F401 - registers the socket's phone commands
 
 CODE_SECONDS = 120.0  # the longest a code is shown (the net process says how long it is good)
 REQUEST_SECONDS = 30.0
