@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from scoreboard.commands import history
+from scoreboard import history_rows as history
 from scoreboard.journal import read_journal
 from scoreboard.matchlog import replay
 from scoreboard.net.server import HUB, TABLE, make_app
@@ -166,3 +166,18 @@ async def test_every_route_of_scoreboard_net_is_a_line_of_docs_api(tmp_path):
     for route in routes:
         line = f"{route.method} {route.resource.canonical} "
         assert any(text.startswith(line) for text in lines), line
+
+
+async def test_a_damaged_archive_file_is_in_the_servers_log_not_in_the_clis_words(
+    a, tmp_path, aiohttp_client, capsys, caplog
+):
+    """Issue 20: the web server printed "scoreboard history: warning:" (the CLI's words) on
+    its stderr; the rows are the server's own now, said in its log."""
+    pins = a.config.pins
+    press(a, pins.undo, seconds=a.config.timings.undo_hold_time + 0.2)
+    press(a, pins.undo)  # the first match archived
+    (tmp_path / "archive" / "0001.json").write_text("{not json")
+    client = await aiohttp_client(make_app(tmp_path))
+    assert await (await client.get("/history.json")).json() == []
+    assert "scoreboard history" not in capsys.readouterr().err
+    assert "0001.json is missing or unreadable" in caplog.text

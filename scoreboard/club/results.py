@@ -16,7 +16,7 @@ import os
 from datetime import UTC, date, datetime
 from pathlib import Path
 
-from scoreboard.commands.history import COLUMNS, flat
+from scoreboard.history_rows import COLUMNS, flat
 from scoreboard.mqtt.results import digest
 
 CSV_COLUMNS = ["table", "match_id", *COLUMNS[1:-1]]  # no archive number or archived flag

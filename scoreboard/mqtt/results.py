@@ -17,7 +17,7 @@ import logging
 import os
 from pathlib import Path
 
-from scoreboard.commands.history import just_finished
+from scoreboard.history_rows import just_finished
 from scoreboard.journal import ARCHIVE_DIR, last_archived, list_archive
 from scoreboard.mqtt import topics
 

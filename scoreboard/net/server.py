@@ -15,9 +15,9 @@ from string import Template
 
 from aiohttp import web
 
+from scoreboard import history_rows as history
 from scoreboard.bridge import socket_path
 from scoreboard.bridge.client import TableClient
-from scoreboard.commands import history
 from scoreboard.journal import read_journal
 from scoreboard.matchlog import replay
 from scoreboard.net import writes
