@@ -28,6 +28,8 @@ sim: $(STAMP)
 TEST_WORKERS ?= 4
 test: $(STAMP) tmux chromium mosquitto
 	$(BIN)/ruff check $(SOURCES)
+	@# Imports run down only: the contracts in pyproject.toml ([tool.importlinter]).
+	$(BIN)/lint-imports --no-cache --no-logo
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal
 
 # The whole install and boot as a Pi sees it: an arm64 Debian 12 root (cached), install.sh run
