@@ -8,11 +8,12 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
+from scoreboard.bridge.client import TableUnreachable
 from scoreboard.loop import ManualClock
 from scoreboard.net import security
 from scoreboard.net.pairing import LOCK_SECONDS, MAX_WRONG, Pairing
 from scoreboard.net.phones import LIFETIME, Phones
-from scoreboard.net.writes import TableUnreachable, Writes
+from scoreboard.net.writes import Writes
 
 
 class RecordingTable:
@@ -25,7 +26,7 @@ class RecordingTable:
 
     async def command(self, cmd, **args):
         if not self.up:
-            raise TableUnreachable("no socket")
+            raise TableUnreachable("it is not connected")  # as TableClient raises it
         self.asked.append((cmd, args))
         return {"type": "reply", "id": "1", **self.reply}
 
@@ -38,9 +39,9 @@ async def public_read(request):
 
 
 class Net:
-    def __init__(self, tmp_path):
+    def __init__(self, tmp_path, table=None):
         self.clock = ManualClock(1e9)
-        self.table = RecordingTable()
+        self.table = table or RecordingTable()
         self.writes = Writes(
             Phones(tmp_path, clock=self.clock),
             Pairing(clock=self.clock),
@@ -218,6 +219,49 @@ async def test_a_table_that_does_not_answer_is_503(net, client):
     csrf = await paired(net, client)
     net.table.up = False
     assert (await post(client, "/api/undo", csrf=csrf)).status == 503
+
+
+def test_a_connected_table_that_does_not_answer_is_503_through_the_real_client(tmp_path):
+    """Issue 20: the fake raised TableUnreachable, production never did: a connected but hung
+    table got 409. Now the real client raises it; the table here is the real appliance on
+    its socket, its loop not running (hung)."""
+    from bridge_helpers import PATIENCE, table
+
+    from scoreboard.bridge import socket_path
+    from scoreboard.bridge.client import TableClient
+
+    class PairsThenTheRealTable(RecordingTable):
+        """The pairing's commands recorded (their code read back), the rest to the table."""
+
+        def __init__(self, real):
+            super().__init__()
+            self.real = real
+
+        async def command(self, cmd, **args):
+            if cmd.startswith("pairing"):
+                return await super().command(cmd, **args)
+            return await self.real.command(cmd, **args)
+
+    hung = table(tmp_path / "table")
+
+    async def body():
+        path = socket_path(tmp_path / "table")
+        async with TableClient(path, answer_within=0.2) as real:
+            await real.wait_connected(PATIENCE)
+            net = Net(tmp_path, PairsThenTheRealTable(real))
+            client = await net.client()
+            try:
+                csrf = await paired(net, client)
+                response = await post(client, "/api/undo", csrf=csrf)
+                assert response.status == 503
+                assert "no answer in 0.2 s" in (await response.json())["message"]
+            finally:
+                await client.close()
+
+    try:
+        asyncio.run(body())
+    finally:
+        hung.close()
 
 
 @run

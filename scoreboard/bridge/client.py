@@ -5,6 +5,7 @@ itself whenever the table restarts, and hands out what the table says.
         async for message in table.messages():   # {"type": "state" | "event" | "link", ...}
             ...
         reply = await table.command("undo")      # {"type": "reply", "ok": ..., "message": ...}
+                                                 # (TableUnreachable: not there, no answer)
 
 `messages()` yields ``{"type": "link", "connected": bool}`` when the link comes or goes, and,
 on each (re)connect, the table's state first. `state` always holds the last state message.
@@ -16,16 +17,30 @@ import itertools
 import json
 import os
 
-from scoreboard.bridge.protocol import MAX_LINE, command_message, encode, reply_message
+from scoreboard.bridge.protocol import MAX_LINE, command_message, encode
 
 RETRY_FIRST, RETRY_MAX = 0.2, 2.0  # seconds between connection attempts, doubling
 QUEUE_SIZE = 256  # a subscriber that falls this far behind loses its oldest messages
 
 
+ANSWER_WITHIN = 5.0  # seconds a command waits for the table's reply
+
+
+class TableUnreachable(ConnectionError):
+    """The table is not connected, went away, or did not answer a command in time."""
+
+
 class TableClient:
-    def __init__(self, path: str | os.PathLike, *, retry_max: float = RETRY_MAX) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike,
+        *,
+        retry_max: float = RETRY_MAX,
+        answer_within: float = ANSWER_WITHIN,
+    ) -> None:
         self.path = str(path)
         self.retry_max = retry_max
+        self.answer_within = answer_within
         self.state: dict | None = None  # the last {"type": "state", ...} message
         self.connected = False
         self._subscribers: set[asyncio.Queue] = set()
@@ -88,21 +103,22 @@ class TableClient:
             queue.put_nowait(message)
 
     # -- asking it ------------------------------------------------------------------------------
-    async def command(self, cmd: str, *, timeout: float = 5.0, **args) -> dict:
-        """Send a command; its reply, or a failed reply when the table is not there."""
+    async def command(self, cmd: str, **args) -> dict:
+        """Send a command and return the table's reply (``ok`` false: it refused); raise
+        :class:`TableUnreachable` when it is not there or does not answer in time."""
         id = f"c{next(self._ids)}"
         if self._writer is None or not self.connected:
-            return reply_message(id, False, "the table is not connected")
+            raise TableUnreachable("it is not connected")
         future = asyncio.get_running_loop().create_future()
         self._pending[id] = future
         try:
             self._writer.write(encode(command_message(id, cmd, **args)))
-            async with asyncio.timeout(timeout):
+            async with asyncio.timeout(self.answer_within):
                 return await future
         except TimeoutError:
-            return reply_message(id, False, "the table did not answer")
-        except ConnectionError:
-            return reply_message(id, False, "the table is not connected")
+            raise TableUnreachable(f"no answer in {self.answer_within:g} s") from None
+        except ConnectionError as exc:
+            raise TableUnreachable(f"it went away ({exc})") from None
         finally:
             self._pending.pop(id, None)
 
@@ -128,7 +144,7 @@ class TableClient:
                 self._link(False)
                 for future in self._pending.values():
                     if not future.done():
-                        future.set_result(reply_message("", False, "the table went away"))
+                        future.set_exception(TableUnreachable("the link closed"))
             await asyncio.sleep(RETRY_FIRST)
 
     def _link(self, up: bool) -> None:

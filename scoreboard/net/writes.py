@@ -16,6 +16,7 @@ from typing import Protocol
 
 from aiohttp import web
 
+from scoreboard.bridge.client import TableUnreachable
 from scoreboard.net import security
 from scoreboard.net.pair_page import pair_page
 from scoreboard.net.pairing import CODE_LIFETIME, Pairing, PairingRefused
@@ -36,14 +37,11 @@ PAGE_HEADERS = {
 
 
 class Table(Protocol):
-    """The table as the net process reaches it: a command and its reply
-    ``{"ok": bool, "message": str, ...}`` (scoreboard/bridge/protocol.py)."""
+    """The table as the net process reaches it (bridge/client.py's TableClient): a command
+    and its reply ``{"ok": bool, "message": str, ...}`` (scoreboard/bridge/protocol.py), or
+    TableUnreachable when it is not there or does not answer."""
 
     async def command(self, cmd: str, **args) -> dict: ...
-
-
-class TableUnreachable(Exception):
-    """The table's socket is not there or did not answer."""
 
 
 def attach(
@@ -215,8 +213,6 @@ class Writes:
                 return checked
             phone, body = checked
             args = {k: v for k, v in body.items() if k not in ("type", "id", "cmd", "phone")}
-            if not getattr(self.table, "connected", True):
-                return security.refuse(503, "the table does not answer: it is not connected")
             try:
                 reply = await self.table.command(cmd, phone=phone.id, **args)
             except TableUnreachable as exc:
