@@ -10,11 +10,11 @@ import os
 import re
 import stat
 import tomllib
-import unicodedata
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 from scoreboard.display import drivers as display_drivers
+from scoreboard.rules.setup import hidden_characters
 
 DEFAULT_PATH = Path("/etc/scoreboard/scoreboard.toml")
 EXAMPLE_PATH = Path(__file__).with_name("config.example.toml")
@@ -372,9 +372,10 @@ class _Reader:
             low, high = meta["length"]
             if not low <= len(value) <= high:
                 self.fail(f"must be {low} to {high} characters long", table, key, index)
-            # DEL and the C1 codes too: the journal refuses them, and a terminal obeys them.
-            if any(unicodedata.category(c) == "Cc" for c in value):
-                self.fail("must not hold control characters", table, key, index)
+            # DEL and the C1 codes too (the journal refuses them, a terminal obeys them), and
+            # format characters: a right-to-left override would show the text reversed.
+            if hidden_characters(value):
+                self.fail("must not hold control or format characters", table, key, index)
         if meta.get("name") and (not value.strip() or "#" in value or "=" in value):
             # The match log starts a comment at '#'; '=' would read as a shot's field.
             self.fail("must have a letter or digit, and no '#' or '='", table, key, index)

@@ -38,14 +38,16 @@ def check(path, timeout=300):
         (r"\u0085", "NEL (C1)"),
         (r"\u009b2J", "CSI (C1)"),
         (r"\u0000", "NUL"),
+        (r"\u202e", "RIGHT-TO-LEFT OVERRIDE (format: the name shown reversed)"),
+        (r"\u200b", "ZERO WIDTH SPACE (format)"),
     ],
 )
-def test_a_control_character_in_a_name_is_refused(tmp_path, escape, what):
+def test_a_control_or_format_character_in_a_name_is_refused(tmp_path, escape, what):
     path = tmp_path / "scoreboard.toml"
     path.write_text(f'[match]\nplayer_b = "Ta{escape}ras"\n', encoding="utf-8")
     code, out, err = check(path)
     assert code == 2 and out == "", what
-    assert f"{path}:2: match.player_b: must not hold control characters" in err, what
+    assert f"{path}:2: match.player_b: must not hold control or format characters" in err, what
 
 
 CONTROLS = [chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) in ("Cc", "Zl", "Zp")]

@@ -7,7 +7,6 @@ import hmac
 import json
 import logging
 import time
-import unicodedata
 from datetime import date, datetime
 from pathlib import Path
 
@@ -17,6 +16,7 @@ from scoreboard.club.hall import Hall
 from scoreboard.club.results import ResultBook
 from scoreboard.mqtt import topics
 from scoreboard.net import security
+from scoreboard.rules.setup import hidden_characters
 from scoreboard.setup_screen.settings import OPTIONS
 
 LOGGER = logging.getLogger("scoreboard.club")
@@ -212,8 +212,8 @@ def assign_settings(data) -> dict:
     for name in players:
         if not isinstance(name, str) or not 1 <= len(name.strip()) <= 20:
             raise ValueError("players: each name 1 to 20 characters")
-        if any(unicodedata.category(c) == "Cc" for c in name) or "#" in name or "=" in name:
-            raise ValueError("players: no control characters, '#' or '='")
+        if hidden_characters(name) or "#" in name or "=" in name:
+            raise ValueError("players: no control or format characters, '#' or '='")
         names.append(name.strip())
     if names[0].casefold() == names[1].casefold():
         raise ValueError("players: two different names")

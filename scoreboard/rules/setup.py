@@ -1,5 +1,7 @@
 """Match settings that may change only before the first shot: players, race, target, options."""
 
+import unicodedata
+
 from scoreboard.rules.errors import RuleError
 from scoreboard.rules.events import Option, Players, Race, Target
 from scoreboard.rules.sides import Pair
@@ -7,6 +9,15 @@ from scoreboard.rules.state import DEFAULT_TARGET, MatchState, replace
 
 MAX_RACE = 99
 MAX_NAME = 40
+HIDDEN = ("Cc", "Cf")  # Unicode's control and format characters
+
+
+def hidden_characters(text: str) -> bool:
+    """Whether `text` holds a character that is not shown as itself: a control character
+    (C0, DEL, C1: a terminal obeys them) or a format character (a right-to-left override,
+    a zero-width space: the name would read otherwise than it is). Every way a name comes in
+    (the config, the setup screen, a phone, the club) refuses such a name."""
+    return any(unicodedata.category(c) in HIDDEN for c in text)
 
 
 def configure(state: MatchState, event: Players | Race | Target | Option) -> MatchState:

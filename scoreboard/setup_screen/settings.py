@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scoreboard.rules.events import JumpedBall, PenaltyRule
-from scoreboard.rules.setup import MAX_RACE
+from scoreboard.rules.setup import MAX_RACE, hidden_characters
 from scoreboard.rules.state import DEFAULT_TARGET
 
 LANGUAGES = ("uk", "ru", "en")
@@ -137,8 +137,8 @@ def name_problem(name: str, other: str | None = None) -> str | None:
         return f"a player's name is at most {MAX_NAME} characters: {name!r}"
     if "#" in name or "=" in name:
         return f"a player's name has no '#' or '=': {name!r}"
-    if not name.isprintable():
-        return f"a player's name has no control characters: {name!r}"
+    if hidden_characters(name) or not name.isprintable():
+        return f"a player's name has no control or format characters: {name!r}"
     if other is not None and log_name(name).casefold() == log_name(other).casefold():
         return f"the two players need different names, not {name!r} twice"
     return None
