@@ -140,3 +140,22 @@ def test_a_port_that_never_says_hello_is_named_with_what_to_do(tmp_path):
     (said,) = [line for line in lines if "link" in line]  # said once, not every try
     assert f"link waiting ({port}): the port is open, the board has not answered" in said
     assert "flash it again" in said and "--port" in said
+
+
+def test_stop_firmware_with_no_board_gives_up_and_says_what_it_looked_for(
+    tmp_path, capsys, monkeypatch
+):
+    """Issue 20: `sensors --stop-firmware` with no board waited for ever."""
+    from scoreboard.commands import sensors
+
+    monkeypatch.setattr(sensors, "STOP_FIRMWARE_WAIT", 0.3)  # 10 s in use: a bound, not a speed
+    missing = tmp_path / "ttyACM9"
+    assert main(["sensors", "--port", str(missing), "--stop-firmware"]) == 2
+    err = capsys.readouterr().err
+    assert f"no sensor board answered on {missing} within 0.3 s: nothing was stopped" in err
+    assert "USB cable" in err
+
+
+def test_stop_firmware_stops_a_board_that_answers(capsys):
+    assert main(["sensors", "--simulate", "--stop-firmware"]) == 0
+    assert "link up" in capsys.readouterr().out

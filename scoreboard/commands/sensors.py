@@ -58,6 +58,8 @@ def run(args) -> int:
         board.start()
     monitor = Monitor(port=port, as_json=args.json)
     end = None if args.duration is None else time.monotonic() + args.duration
+    if args.stop_firmware and end is None:  # no board answering is an answer too
+        end = time.monotonic() + STOP_FIRMWARE_WAIT
     next_ball, pocket = time.monotonic() + args.every, 1
     try:
         while end is None or time.monotonic() < end:
@@ -74,8 +76,16 @@ def run(args) -> int:
         monitor.link.close()
         if board is not None:
             board.close()
+    if args.stop_firmware:
+        raise UsageError(
+            f"no sensor board answered on {monitor.looking_for()} within "
+            f"{STOP_FIRMWARE_WAIT if args.duration is None else args.duration:g} s: nothing "
+            f"was stopped. {CHECK_CABLE}"
+        )
     return 0
 
+
+STOP_FIRMWARE_WAIT = 10.0  # seconds --stop-firmware waits for a board to answer
 
 # What to check, said once while the link waits (hardware/README.md has the details).
 CHECK_CABLE = (
