@@ -27,6 +27,20 @@ class ConfigError(Exception):
         self.reason, self.path, self.line, self.key = reason, path, line, key
         where = ":".join(str(p) for p in (path, line) if p is not None)
         super().__init__(": ".join(p for p in (where, key, reason) if p))
+        self.errors = [self]  # every mistake found, in the order of the file's lines
+
+    @classmethod
+    def every(cls, errors: list["ConfigError"]) -> "ConfigError":
+        """One error for all `errors`, in line order: the first's words, then the others,
+        each on a line of its own (`config check` shows them all at once)."""
+        errors = sorted(errors, key=lambda e: (e.line is None, e.line or 0))
+        if len(errors) == 1:
+            return errors[0]
+        first = errors[0]
+        combined = cls(first.reason, path=first.path, line=first.line, key=first.key)
+        combined.args = ("\n".join(str(e) for e in errors),)
+        combined.errors = errors
+        return combined
 
 
 def _opt(default, *, limits=None, choices=None, length=None, count=None, hex=False, name=False):
@@ -268,33 +282,56 @@ def loads(text: str, *, path: str | Path = "<config>") -> Config:
     return _Reader(text, path).config(data)
 
 
+_WRONG = object()  # a key's value that is a mistake
+
+
 class _Reader:
     """Turns parsed TOML into a `Config`, pointing every complaint at its line."""
 
     def __init__(self, text: str, path):
         self.lines = text.splitlines()
         self.path = path
+        self.mistakes: list[ConfigError] = []  # each key's, gathered: all said at once
 
     def fail(self, reason: str, table: str, key: str | None = None, index: int | None = None):
+        raise self.error(reason, table, key, index)
+
+    def error(self, reason: str, table: str, key: str | None = None, index: int | None = None):
         name = table + (f"[{index + 1}]" if index is not None else "")
         name = ".".join(p for p in (name, key) if p)
         line = self.line_of(table, index, key)
-        raise ConfigError(reason, path=self.path, line=line, key=name)
+        return ConfigError(reason, path=self.path, line=line, key=name)
+
+    def gathered(self, read, otherwise):
+        """`read()`, or `otherwise` with its mistake kept for the end."""
+        try:
+            return read()
+        except ConfigError as exc:
+            self.mistakes.append(exc)
+            return otherwise
 
     def config(self, data: dict) -> Config:
         for name, value in data.items():
             if name not in SECTIONS:
-                self.fail(f"unknown section (known: {', '.join(SECTIONS)})", name)
-            if not isinstance(value, dict):
-                self.fail("must be a table, like [" + name + "]", name)
+                self.mistakes.append(
+                    self.error(f"unknown section (known: {', '.join(SECTIONS)})", name)
+                )
+            elif not isinstance(value, dict):
+                self.mistakes.append(self.error("must be a table, like [" + name + "]", name))
         sections = {}
         for name, cls in SECTIONS.items():
-            table = dict(data.get(name, {}))
+            table = data.get(name, {})
+            table = dict(table) if isinstance(table, dict) else {}
             if name == "display":
-                screens = self.screens(table.pop("screen", None))
-                sections[name] = replace(self.section(cls, table, name), screens=screens)
+                raw = table.pop("screen", None)
+                screens = self.gathered(lambda raw=raw: self.screens(raw), DisplayConfig().screens)
+                sections[name] = replace(
+                    self.section(cls, table, name, gather=True), screens=screens
+                )
             else:
-                sections[name] = self.section(cls, table, name)
+                sections[name] = self.section(cls, table, name, gather=True)
+        if self.mistakes:  # every key's mistake, in the file's order; the checks across keys
+            raise ConfigError.every(self.mistakes)  # need every key right first
         given = data.get("match", {})
         default_a, default_b = DEFAULT_NAMES[sections["display"].language]
         sections["match"] = replace(
@@ -312,16 +349,26 @@ class _Reader:
         self.check_mqtt(config.mqtt)
         return config
 
-    def section(self, cls, table: dict, name: str, index: int | None = None, skip=()):
+    def section(self, cls, table: dict, name: str, index=None, skip=(), *, gather=False):
+        """The section's values; with `gather`, a key's mistake is kept for the end and its
+        default taken meanwhile, else raised at once."""
         known = {f.name: f for f in fields(cls) if f.metadata and f.name not in skip}
         for key in table:
             if key not in known:
-                self.fail(f"unknown key (known: {', '.join(known)})", name, key, index)
-        values = {
-            key: self.value(known[key], table[key], name, key, index)
-            for key in known
-            if key in table
-        }
+                mistake = self.error(f"unknown key (known: {', '.join(known)})", name, key, index)
+                if not gather:
+                    raise mistake
+                self.mistakes.append(mistake)
+        values = {}
+        for key in (key for key in known if key in table):
+            if not gather:
+                values[key] = self.value(known[key], table[key], name, key, index)
+                continue
+            value = self.gathered(
+                lambda key=key: self.value(known[key], table[key], name, key, index), _WRONG
+            )
+            if value is not _WRONG:  # else its default, until the mistakes are said
+                values[key] = value
         return cls(**values)
 
     def value(self, f, value, table: str, key: str, index: int | None):

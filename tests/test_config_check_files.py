@@ -112,3 +112,21 @@ def test_nesting_that_tomllib_can_read_still_gets_the_normal_answer(tmp_path):
     path.write_text("[match]\nrace = " + "[" * 50 + "]" * 50 + "\n")
     code, _, err = check(path)
     assert code == 2 and f"{path}:2: match.race: must be a whole number" in err
+
+
+def test_config_check_says_every_mistake_in_the_order_of_the_lines(tmp_path):
+    """Issue 20: it said one mistake at a time, not in file order."""
+    path = tmp_path / "scoreboard.toml"
+    path.write_text(
+        '[timings]\nhold_time = "1"\n\n[match]\nrace = 0\nrase = 2\n\n[dispaly]\nx = 1\n',
+        encoding="utf-8",
+    )
+    code, out, err = check(path)
+    assert code == 2 and out == ""
+    said = [line.removeprefix("scoreboard config: ") for line in err.splitlines()]
+    assert said == [
+        f"{path}:2: timings.hold_time: must be a number, got '1'",
+        f"{path}:5: match.race: must be 1 to 99, got 0",
+        f"{path}:6: match.rase: unknown key (known: " + said[2].split("(known: ")[1],
+        f"{path}:8: dispaly: unknown section (known: " + said[3].split("(known: ")[1],
+    ]
