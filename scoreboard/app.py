@@ -84,6 +84,14 @@ class Shown:
     faults: tuple
     hint: str | None
 
+    def data(self) -> tuple[dict, list[dict]]:
+        """The match's data, for those who watch from outside (the socket, the web, MQTT):
+        the snapshot without what only the screens show (SCREEN_ONLY), the faults without
+        which of their pages a small screen shows now. A shot clock's tick changes neither."""
+        snapshot = {k: v for k, v in self.snapshot.items() if k not in SCREEN_ONLY}
+        faults = [{k: v for k, v in f.items() if k != "page"} for f in self.faults]
+        return snapshot, faults
+
 
 class App:
     def __init__(

@@ -15,7 +15,7 @@ from scoreboard.bridge import socket_path
 from scoreboard.bridge.client import TableClient, TableUnreachable
 from scoreboard.journal import read_journal
 from scoreboard.matchlog import replay
-from tests.bridge_helpers import PATIENCE, LineClient, press, table, web_config
+from tests.bridge_helpers import PATIENCE, LineClient, press, settle, table, web_config
 
 
 @pytest.fixture
@@ -165,3 +165,39 @@ def test_the_asyncio_client_reconnects_by_itself_and_yields_states(tmp_path):
                     b.close()
 
     asyncio.run(scenario())
+
+
+def test_a_running_shot_clock_sends_no_state_only_the_match_does(tmp_path):
+    """Issue 20: each second of a running shot clock was a state message on the socket (and so
+    a retained MQTT `state` and `faults` publish, an SSE event): the screens' own ticks are not
+    the match's data."""
+    import dataclasses
+
+    config = web_config()
+    config = dataclasses.replace(
+        config, shot_clock=dataclasses.replace(config.shot_clock, seconds=60.0)
+    )
+    a = table(tmp_path, config)
+    client = LineClient(socket_path(tmp_path))
+    try:
+        client.next(pump=a.loop.run_pending, kind="state")  # the state on connecting
+        press(a, a.config.pins.player_a)  # A breaks
+        settle(a, 1.0)  # one button at a time
+        press(a, a.config.pins.player_b)  # a miss: B at the table, his shot clock runs
+        running = a.app.shown.snapshot["shot_clock"]
+        settle(a, 30.0)
+        assert a.app.shown.snapshot["shot_clock"] != running  # it ticked on the screens
+        press(a, a.config.pins.player_a)  # a miss: A at the table
+        states = []
+        while not states or (states[-1]["state"]["phase"], states[-1]["state"]["striker"]) != (
+            "play",
+            "A",
+        ):
+            states.append(client.next(pump=a.loop.run_pending, kind="state"))
+        assert all("shot_clock" not in m["state"] for m in states)
+        # the break, the miss, the hints' comings and goings, the next miss: not 30 ticks
+        assert len(states) <= 8, [m["state"]["phase"] for m in states]
+        assert all(x != y for x, y in zip(states, states[1:], strict=False))
+    finally:
+        client.close()
+        a.close()

@@ -64,7 +64,8 @@ class TableBridge:
         self._thread: threading.Thread | None = None
         self._server = None
         self._clients: set[asyncio.StreamWriter] = set()
-        self._last_state: bytes | None = None
+        self._last_state: bytes | None = None  # the last state sent (the socket's thread)
+        self._last_posted: bytes | None = None  # the last state posted (the loop's thread)
 
     @classmethod
     def for_app(cls, app, **kwargs) -> "TableBridge":
@@ -129,8 +130,11 @@ class TableBridge:
         app = self.app
         lang = next((s.lang for s in app.screens if hasattr(s, "lang")), None)
         lang = lang or app.config.display.language
-        message = state_message(shown.snapshot, faults=shown.faults, hint=shown.hint, lang=lang)
-        self._post(self._state, encode(message))
+        snapshot, faults = shown.data()  # the match's, never the screens' own ticks
+        line = encode(state_message(snapshot, faults=faults, hint=shown.hint, lang=lang))
+        if line != self._last_posted:  # the same state again is no news
+            self._last_posted = line
+            self._post(self._state, line)
 
     def written(self, lines: list[str], first: int) -> None:
         """A record the app accepted; `first` is its first line's number in the journal."""
