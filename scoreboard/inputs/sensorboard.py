@@ -38,8 +38,9 @@ from scoreboard.inputs.portable import framing, messages
 from scoreboard.inputs.portable.board import POCKETS, VERSION
 from scoreboard.pot_ledger import PotLedger
 
-# The Raspberry Pi Pico running MicroPython enumerates as 2E8A:0005.
-PICO_USB_ID = (0x2E8A, 0x0005)
+# The Raspberry Pi Pico running MicroPython enumerates as 2E8A:0005: the config's default
+# ([sensors] usb_vid, usb_pid), its one home.
+PICO_USB_ID = (SensorsConfig().usb_vid, SensorsConfig().usb_pid)
 BY_ID_PATTERN = "/dev/serial/by-id/usb-MicroPython*"
 
 
