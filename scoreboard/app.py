@@ -333,6 +333,12 @@ class App:
             self._follow_language()
         return command.APPLIED
 
+    def set_language(self, lang: str) -> None:
+        """The match's language from now on (the simulator's language key): written with the
+        match, as the setup screen's choice is, so a restart keeps it."""
+        self._write([f"{LANG_COMMENT}{lang}"])
+        self._follow_language()
+
     def _follow_language(self) -> None:
         """The screens in the match's language: its setup's, else the config's."""
         lang = lang_of(self.storage.lines) or self.config.display.language

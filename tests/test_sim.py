@@ -191,3 +191,21 @@ def test_the_sims_text_says_each_message_in_words_not_as_a_key(tmp_path):
     said = [line for line in done.stdout.decode().splitlines() if line.startswith("> ")]
     assert said and said[-1].startswith("> Undone:"), said
     assert not any("(" in line or "undone-" in line for line in said), said
+
+
+def test_the_language_chosen_with_l_is_kept_across_a_restart(tmp_path):
+    """Issue 20: the language key changed the screens only; a restart went back."""
+    sim = Sim(tmp_path, "--lang", "en")
+    sim.wait_for("display language en")
+    sim.key("l")
+    sim.wait_for("display language uk")
+    assert sim.quit() == 0
+    again = Sim(tmp_path)  # the config's language is uk... so ask for ru, then restart
+    again.wait_for("display language uk")
+    again.key("l")
+    again.wait_for("display language ru")
+    assert again.quit() == 0
+    third = Sim(tmp_path)
+    out = third.wait_for("display language")
+    assert third.quit() == 0
+    assert "display language ru" in out and "display language uk" not in out

@@ -102,7 +102,8 @@ def next_language(appliance: Appliance, _event=None) -> str:
     app = appliance.app
     current = next((s.lang for s in app.screens if hasattr(s, "lang")), LANGUAGES[0])
     lang = LANGUAGES[(LANGUAGES.index(current) + 1) % len(LANGUAGES)]
-    for screen in app.screens:
+    app.set_language(lang)  # the match's from now on: a restart keeps it
+    for screen in app.screens:  # all of them, whatever the journal could keep
         if hasattr(screen, "lang"):
             screen.lang = lang
     app.shown = None  # the same state, drawn again in the new language
@@ -143,7 +144,9 @@ def run_sim(
         board.close()
         raise
     keys = partial(legend, web=url)
-    shown, terminal = screens_for(config, interactive=interactive, emulates=emulates, keys=keys)
+    # In the match's language (the journal may hold one chosen with the language key).
+    in_lang = replace(config, display=replace(config.display, language=appliance.app.lang))
+    shown, terminal = screens_for(in_lang, interactive=interactive, emulates=emulates, keys=keys)
     screens += shown
     appliance.app.extra_handlers[NextLanguage] = lambda event: next_language(appliance)
     appliance.app.extra_handlers[Drained] = lambda event: caught_up(appliance, event)
