@@ -113,3 +113,28 @@ def test_fit_leaves_the_text_and_the_whole_legend_their_rows(size, display, pict
         assert box.rows + TEXT_ROWS + layout.legend_rows <= lines
         assert box.left - 1 == (columns - box.columns) // 2  # centred
         assert layout.text_top == box.rows + 1
+
+
+@pytest.mark.parametrize("lang, title", [("en", "Pair a phone"), ("uk", None)])
+def test_the_pairing_code_is_said_in_words_under_the_picture(tmp_path, lang, title):
+    """Issue 20: at 80x24 the code was only inside the scaled-down picture, easily misread."""
+    import io
+
+    from scoreboard import config
+    from scoreboard.app import App
+    from scoreboard.display.i18n import translator
+    from scoreboard.loop import ManualClock
+    from scoreboard.sim.terminal import TextScreen
+
+    out = io.StringIO()
+    words = TextScreen(out, layout=None, legend=legend, lang=lang)
+    app = App(config.default(), state_dir=tmp_path, screens=[words], clock=ManualClock(1.0),
+              log=lambda m: None)  # fmt: skip
+    app.start()
+    app.phone.show_code("042917", "http://table.local:8080/pair#code=042917")
+    said = out.getvalue().split("\n--\n")[-2]
+    title = title or translator("uk").gettext("Pair a phone")
+    assert f"{title}: 042 917  http://table.local:8080/pair" in said
+    app.phone.paired()
+    assert title not in out.getvalue().split("\n--\n")[-2]  # gone with the code
+    app.close()

@@ -113,6 +113,7 @@ class TextScreen:
         self.legend = legend
         self.lang = lang
         self.timings = timings
+        self.pairing: tuple[str, str] | None = None  # (code, url) while the OLEDs show it
         self._last = None
 
     def show(self, snapshot, *, faults=(), hint=None) -> None:
@@ -121,6 +122,12 @@ class TextScreen:
         lines += [f"! {f['kind']} {f.get('pocket', '')}".rstrip() for f in faults]
         if hint:  # in words, as the displays say it ("Point taken back: Taras")
             lines.append("> " + hint_text(hint, Words(translator(self.lang), self.timings)))
+        if self.pairing is not None:  # the picture's code is small at 80x24: say it too
+            code, url = self.pairing
+            title = translator(self.lang).gettext("Pair a phone")
+            lines.append(
+                f"{title}: {code[:3]} {code[3:]}" + (f"  {url.split('#', 1)[0]}" if url else "")
+            )
         if self.layout is None:  # not a terminal: one block per state, for logs and tests
             lines.append(f"display language {self.lang}")
             self.out.write("\n".join(lines) + "\n--\n")
