@@ -51,3 +51,32 @@ def test_sim_web_serves_the_table_on_localhost_only(tmp_path):
     finally:
         assert sim.quit() == 0
     assert not (tmp_path / "table.sock").exists()
+
+
+def test_a_port_that_is_taken_is_said_not_an_address_nothing_serves(tmp_path):
+    """Issue 20: with the port taken (another sim's, say) the sim showed an address that the
+    other process served, and the reason only in state/net.log."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        sim = Sim(tmp_path, "--web", "--web-port", str(port))
+        try:
+            said = sim.wait_for("phase lag")
+            assert f"web: not served: port {port} is taken" in said
+            assert f"http://127.0.0.1:{port}/" not in said
+        finally:
+            assert sim.quit() == 0
+    assert not (tmp_path / "net.log").exists()  # no net process was started
+
+
+def test_without_aiohttp_the_sim_says_what_to_install(monkeypatch):
+    import importlib.util
+
+    from scoreboard.sim.table import web_problem
+
+    find = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "aiohttp" else find(name, *a)
+    )
+    assert web_problem(free_port()) == "not served: aiohttp is missing (pip install '.[web]')"

@@ -27,6 +27,7 @@ from scoreboard.sim.table import (
     SETTLE_SECONDS,
     SimulatedTable,
     legend,
+    web_problem,
 )
 from scoreboard.sim.terminal import FittedTerminal, TextScreen, fit
 
@@ -124,6 +125,9 @@ def run_sim(
     (given `net_args`: the config, the MQTT broker to publish to)."""
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     url = f"http://127.0.0.1:{web_port}/" if web_port else None
+    web_note = None  # why the web face is not served, said where its address would be
+    if url and (web_note := web_problem(web_port)):
+        url, web_port = None, None
     if url:
         config = replace(config, web=replace(config.web, enabled=True, port=web_port))
     # The simulated board stands in for the USB sensor board; buttons are mock pins.
@@ -143,7 +147,7 @@ def run_sim(
     except BaseException:
         board.close()
         raise
-    keys = partial(legend, web=url)
+    keys = partial(legend, web=url or web_note)
     # In the match's language (the journal may hold one chosen with the language key).
     in_lang = replace(config, display=replace(config.display, language=appliance.app.lang))
     shown, terminal = screens_for(in_lang, interactive=interactive, emulates=emulates, keys=keys)
@@ -154,8 +158,8 @@ def run_sim(
     reader = threading.Thread(
         target=_read_keys, args=(table, appliance, interactive), name="keyboard", daemon=True
     )
-    if url and not interactive:
-        print(f"web: {url}", flush=True)
+    if (url or web_note) and not interactive:
+        print(f"web: {url or web_note}", flush=True)
     with _web(state_dir, web_port, net_args), _cbreak(interactive), _on_resize(appliance, terminal):
         board.start()
         reader.start()

@@ -34,6 +34,22 @@ def legend(lang: str, *, web: str | None = None) -> tuple[str, ...]:
     ) + ((f"web {web}",) if web else ())
 
 
+def web_problem(port: int) -> str | None:
+    """Why `scoreboard net` could not serve the web face on 127.0.0.1:`port` (None: it can):
+    said on the screen instead of an address nothing serves."""
+    import importlib.util
+    import socket
+
+    if importlib.util.find_spec("aiohttp") is None:
+        return "not served: aiohttp is missing (pip install '.[web]')"
+    with socket.socket() as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError as exc:
+            return f"not served: port {port} is taken ({exc.strerror}); try --web-port"
+    return None
+
+
 class SimulatedTable:
     """Presses and holds mock pins, drops balls into the board."""
 
