@@ -138,3 +138,34 @@ def test_the_pairing_code_is_said_in_words_under_the_picture(tmp_path, lang, tit
     app.phone.paired()
     assert title not in out.getvalue().split("\n--\n")[-2]  # gone with the code
     app.close()
+
+
+def test_the_words_say_the_setup_screen_when_the_picture_shows_it(tmp_path):
+    """Issue 20: the setup screen in the picture, "match won" in the words under it."""
+    import io
+
+    from scoreboard import config
+    from scoreboard.app import App
+    from scoreboard.inputs.events import ButtonHold, ButtonPress
+    from scoreboard.loop import ManualClock
+    from scoreboard.sim.terminal import TextScreen
+
+    out = io.StringIO()
+    words = TextScreen(out, layout=None, legend=legend, lang="en")
+    clock = ManualClock(1.0)
+    app = App(config.default(), state_dir=tmp_path, screens=[words], clock=clock,
+              log=lambda m: None)  # fmt: skip
+    app.start()
+
+    def said(*events):
+        for event in events:
+            clock.now = event.t
+            app.loop.put(event)
+            app.loop.run_pending()
+        return out.getvalue().split("\n--\n")[-2]
+
+    assert said(ButtonHold("foul", 2.0)).startswith("Next match 1/")  # from the lag
+    assert ": Start the match" in said()
+    assert said(ButtonPress("B", 4.0)).startswith("Next match 2/")  # on to the next row
+    assert "Next match" not in said(ButtonPress("undo", 6.0))  # closed: the match again
+    app.close()

@@ -17,6 +17,7 @@ from PIL import Image
 
 from scoreboard.display.i18n import translator
 from scoreboard.display.screens.faults import hint_text
+from scoreboard.display.screens.setup import row_text
 from scoreboard.display.words import Words
 from scoreboard.summary import describe
 
@@ -103,6 +104,22 @@ class FittedTerminal(asciiblock):
             self.display(self._last_image)
 
 
+def setup_words(view: dict, t) -> str:
+    """The setup screen's line as its picture shows it: "Next match 3/9: Race to 2", or the
+    name being chosen or typed."""
+    if view["mode"] == "pick":
+        name = view["names"][view["choice"]]
+        name = t.gettext("New name…") if name == "<new>" else name
+        return f"{t.gettext('Player {side}').format(side=view['side'])}: {name}"
+    if view["mode"] == "letters":
+        title = t.gettext("New name: {side}").format(side=view["side"])
+        return f"{title} {view['typed']}_"
+    rows = view["rows"]
+    template, fields = row_text(view, view["row"], t)
+    at = rows.index(view["row"])
+    return f"{t.gettext('Next match')} {at + 1}/{len(rows)}: {template.format(**fields)}"
+
+
 class TextScreen:
     """The score in words under the picture, and the keys; a screen like the displays, so the
     app shows every state on it. `legend(lang)` gives the key legend's items."""
@@ -119,6 +136,8 @@ class TextScreen:
     def show(self, snapshot, *, faults=(), hint=None) -> None:
         self._last = (snapshot, tuple(faults), hint)
         lines = describe(snapshot).splitlines()
+        if snapshot.get("setup"):  # the picture is the setup screen: the words say so first
+            lines.insert(0, setup_words(snapshot["setup"], translator(self.lang)))
         lines += [f"! {f['kind']} {f.get('pocket', '')}".rstrip() for f in faults]
         if hint:  # in words, as the displays say it ("Point taken back: Taras")
             lines.append("> " + hint_text(hint, Words(translator(self.lang), self.timings)))
