@@ -263,3 +263,24 @@ def test_a_match_that_ended_before_the_first_publish_is_sent_while_it_is_the_tab
     assert [r["match_id"] for r in old.pending()] == [MATCH_ID]
     archive(tmp_path, match_lines(STARTED))
     assert old.pending() == []  # archived before the first publish: history, not sent
+
+
+def test_an_assign_the_table_did_not_answer_in_time_is_never_sent_again():
+    """Review of issue 20: a connected table that does not answer within the client's bound
+    may still run the command; sending it again would set the match up twice. A table that
+    went away is tried again when it is back."""
+    from scoreboard.bridge.client import TableUnreachable
+    from scoreboard.mqtt.publisher import bridge_sender
+
+    class Table:  # as TableClient: connected, and its command raises what it raises
+        connected = True
+
+        async def command(self, cmd, **args):
+            raise TableUnreachable("no answer in 5 s")
+
+    ok, message = asyncio.run(bridge_sender(Table())("setup", players=["A", "B"]))
+    assert not ok and message == "the table did not answer: no answer in 5 s"
+    gone = Table()
+    gone.connected = False
+    with pytest.raises(ConnectionError):
+        asyncio.run(bridge_sender(gone)("setup", players=["A", "B"]))

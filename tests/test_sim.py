@@ -209,3 +209,7 @@ def test_the_language_chosen_with_l_is_kept_across_a_restart(tmp_path):
     out = third.wait_for("display language")
     assert third.quit() == 0
     assert "display language ru" in out and "display language uk" not in out
+    fourth = Sim(tmp_path, "--lang", "en")  # asked for now: it wins, and is kept
+    out = fourth.wait_for("display language")
+    assert fourth.quit() == 0
+    assert "display language en" in out and "display language ru" not in out

@@ -98,6 +98,7 @@ def run(args) -> int:
             emulates=args.display,
             web_port=web_port,
             net_args=net_args,
+            lang=args.lang,
         )
     except JournalError as exc:
         raise UsageError(

@@ -19,6 +19,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 import paho.mqtt.client as paho
 
 from scoreboard import __version__
+from scoreboard.bridge.client import TableUnreachable
 from scoreboard.config import Config, MqttConfig
 from scoreboard.mqtt import discovery, topics
 from scoreboard.mqtt.results import Results, digest
@@ -299,9 +300,12 @@ def bridge_sender(table) -> SendCommand:
     async def send(cmd: str, **args) -> tuple[bool, str]:
         if not table.connected:
             raise ConnectionError("the table is not connected")
-        reply = await table.command(cmd, **args)
-        if not reply.get("ok") and not table.connected:
-            raise ConnectionError(reply.get("message") or "the table went away")
+        try:
+            reply = await table.command(cmd, **args)
+        except TableUnreachable as exc:
+            if table.connected:  # no answer in time: it may still run it, so never send again
+                return False, f"the table did not answer: {exc}"
+            raise  # gone: tried again when it is back
         return bool(reply.get("ok")), str(reply.get("message") or "")
 
     return send

@@ -119,6 +119,7 @@ def run_sim(
     emulates: str = "ssd1306",
     web_port: int | None = None,
     net_args: list[str] = (),
+    lang: str | None = None,
 ) -> int:
     """Runs until the quit key; raises JournalError when another process holds `state_dir`.
     With `web_port`, the web face too: `scoreboard net` on localhost only, its own process
@@ -148,6 +149,8 @@ def run_sim(
         board.close()
         raise
     keys = partial(legend, web=url or web_note)
+    if lang and lang != appliance.app.lang:  # asked for now (--lang): the match's from now on
+        appliance.app.set_language(lang)
     # In the match's language (the journal may hold one chosen with the language key).
     in_lang = replace(config, display=replace(config.display, language=appliance.app.lang))
     shown, terminal = screens_for(in_lang, interactive=interactive, emulates=emulates, keys=keys)

@@ -43,6 +43,7 @@ def web_problem(port: int) -> str | None:
     if importlib.util.find_spec("aiohttp") is None:
         return "not served: aiohttp is missing (pip install '.[web]')"
     with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds
         try:
             probe.bind(("127.0.0.1", port))
         except OSError as exc:
