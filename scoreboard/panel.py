@@ -54,6 +54,12 @@ SETUP = (Players, Race, Target, Option)  # the match's settings: UNDO never take
 NO_FOUL = None  # the last step of the foul-kind cycle: the FOUL was a mistake
 
 
+def _ball_due(foul) -> bool:
+    """Whether a foul takes a penalty ball into a pocket: not under the American penalty
+    (CV-1: the offender puts a ball back), nor once FOUL held gave its point back (D-1)."""
+    return foul.rule is PenaltyRule.BALL and not foul.lapsed
+
+
 def foul_kinds_to_step(on_break: bool) -> tuple[FoulKind | None, ...]:
     """The order FOUL presses step through: on the opening break ``illegal-break`` first
     (GR-13.1), else ``other``; then every other kind, then :data:`NO_FOUL`, which puts the
@@ -203,7 +209,7 @@ class Panel:
         else:
             self._open = None
         before, now, foul = self._phase, self.match.phase, self.match.state.foul
-        if now in CHOOSING and (foul.rule is PenaltyRule.AMERICAN or foul.lapsed):
+        if now in CHOOSING and not _ball_due(foul):
             # CV-1: the offender puts a ball back on the table; no ball goes into a pocket.
             # A lapse before the choice: the point went back, so no ball is to be taken.
             self._penalty = self._chosen_at = None
@@ -234,7 +240,7 @@ class Panel:
         """The windows where nothing in memory tells them (a restart, UNDO further back than
         the memos): closed, a pending choice's penalty ball due as for a new foul (D-1)."""
         foul = self.match.state.foul  # a point given back (a lapse) leaves no ball due
-        due = self.match.phase in CHOOSING and foul.rule is PenaltyRule.BALL and not foul.lapsed
+        due = self.match.phase in CHOOSING and _ball_due(foul)
         self._open, self._penalty, self._chosen_at, self._absorbed = None, None, None, None
         if due:
             self._penalty = "due"
@@ -270,7 +276,7 @@ class Panel:
         sensed = (pocket,) if pocket is not None else ()
         if phase in CHOOSING:
             foul = self.match.state.foul
-            if self._penalty is None and (foul.rule is PenaltyRule.AMERICAN or foul.lapsed):
+            if self._penalty is None and not _ball_due(foul):
                 return Outcome(hint="choose")  # CV-1, or its point given back: no penalty ball
             # D-1: the penalty ball dropped into a pocket; it scores nothing
             self._penalty, self._absorbed = None, pocket
