@@ -27,7 +27,6 @@ class ConfigError(Exception):
         self.reason, self.path, self.line, self.key = reason, path, line, key
         where = ":".join(str(p) for p in (path, line) if p is not None)
         super().__init__(": ".join(p for p in (where, key, reason) if p))
-        self.errors = [self]  # every mistake found, in the order of the file's lines
 
     @classmethod
     def every(cls, errors: list["ConfigError"]) -> "ConfigError":
@@ -39,7 +38,6 @@ class ConfigError(Exception):
         first = errors[0]
         combined = cls(first.reason, path=first.path, line=first.line, key=first.key)
         combined.args = ("\n".join(str(e) for e in errors),)
-        combined.errors = errors
         return combined
 
 

@@ -12,11 +12,10 @@ from scoreboard.appliance import command_table
 from scoreboard.bridge.commands import WAITING, CommandTable
 
 
-def test_the_wirings_table_has_every_command_and_only_undo_waits_for_an_ok():
+def test_the_wirings_table_has_every_command_each_added_once():
     table = command_table()
     names = ("undo", "pairing-code", "pairing-done", "setup", "roster")
     assert all(name in table for name in names)
-    assert {name: table.needs_ok(name) for name in names} == dict.fromkeys(names) | {"undo": "undo"}
     with pytest.raises(ValueError, match="twice"):
         table.add("undo", lambda app, args: (True, ""))
 

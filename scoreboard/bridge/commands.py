@@ -41,10 +41,6 @@ class CommandTable:
     def __contains__(self, name: str) -> bool:
         return name in self._commands
 
-    def needs_ok(self, name: str) -> str | None:
-        command = self._commands.get(name)
-        return command.needs_ok if command else None
-
     def run(self, app, name: str, args: dict) -> tuple[bool, str]:
         """Run a command on the loop's thread; an unknown one or one that fails is a reply.
         A phone's command that needs an OK waits for it (phone/control.py) and says so."""
