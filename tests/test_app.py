@@ -421,3 +421,16 @@ def test_CV_1_an_old_journal_with_play_after_a_lapse_that_reached_the_target_res
     assert archived.meta["unreplayable"].startswith("line 11")
     assert archived.lines()[-1] == "shot pots=1"
     app.close()
+
+
+def test_what_the_network_side_gets_is_the_matchs_data_not_the_screens_own():
+    """Issue 20: the socket, SSE and MQTT get no setup, page or shot clock, nor which page of
+    a fault a small screen shows (a long fault turning pages published every 2 s)."""
+    from scoreboard.app import SCREEN_ONLY, Shown
+
+    snapshot = {"phase": "frame-over", "page": "stats", "shot_clock": {"left": 3}, "setup": {}}
+    shown = Shown(snapshot, ({"kind": "not-saved", "problem": "full", "page": 2},), None)
+    data, faults = shown.data()
+    assert data == {"phase": "frame-over"} and not set(data) & set(SCREEN_ONLY)
+    assert faults == [{"kind": "not-saved", "problem": "full"}]
+    assert shown.snapshot["page"] == "stats"  # the screens' picture keeps it

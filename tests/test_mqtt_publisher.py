@@ -37,7 +37,7 @@ def test_state_info_availability_and_discovery_are_retained(broker, tmp_path):
         feed = Feed()
         publisher = Publisher(mqtt_config(broker, name="Table 1"), state_dir=tmp_path)
         task = await publishing(publisher, feed)
-        feed.put(state_message(lines, faults=[{"kind": "not-saved", "problem": "full", "page": 1}]))
+        feed.put(state_message(lines, faults=[{"kind": "not-saved", "problem": "full"}]))
         feed.put({"type": "event", "n": 6, "line": "shot pots=3"})
         await until(lambda: publisher.connected, what="the publisher to connect")
         await until(lambda: publisher.state is not None, what="the state")

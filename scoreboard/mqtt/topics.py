@@ -49,10 +49,10 @@ def now_iso(t: float | None = None) -> str:
 
 def faults_payload(faults, *, updated: str) -> dict:
     """The table's faults as the `faults` topic carries them, with when the table last
-    changed. A not-saved fault's `page` (which line a small OLED shows) is the display's
-    business, not a change: it is left out, so a long fault does not publish every 2 s."""
+    changed (the socket leaves out what is the screens' own, a fault's `page`: app.Shown.data,
+    so a long fault does not publish every 2 s)."""
     return {
-        "faults": [{k: v for k, v in f.items() if k != "page"} for f in faults],
+        "faults": [dict(f) for f in faults],
         "updated": updated,
     }
 
