@@ -1,5 +1,7 @@
 """The hands at the table: keys press and hold mock pins and drop balls into the board."""
 
+import importlib.util
+import socket
 import time
 
 from gpiozero.pins.mock import MockFactory
@@ -37,9 +39,6 @@ def legend(lang: str, *, web: str | None = None) -> tuple[str, ...]:
 def web_problem(port: int) -> str | None:
     """Why `scoreboard net` could not serve the web face on 127.0.0.1:`port` (None: it can):
     said on the screen instead of an address nothing serves."""
-    import importlib.util
-    import socket
-
     if importlib.util.find_spec("aiohttp") is None:
         return "not served: aiohttp is missing (pip install '.[web]')"
     with socket.socket() as probe:
