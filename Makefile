@@ -90,7 +90,7 @@ gallery: $(STAMP)
 	$(BIN)/scoreboard gallery --out docs/gallery
 
 diagram: $(STAMP)
-	$(BIN)/python -m scoreboard.lifecycle > docs/lifecycle.md
+	$(BIN)/python -m scoreboard.core.lifecycle > docs/lifecycle.md
 
 schematic: $(STAMP)
 	$(BIN)/python hardware/schematic.py

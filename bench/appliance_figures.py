@@ -24,10 +24,10 @@ import time
 from gpiozero.pins.mock import MockFactory
 
 from scoreboard import config as configuration
-from scoreboard.appliance import Appliance
 from scoreboard.display import create_displays
 from scoreboard.inputs.simulated_board import SimulatedBoard
-from scoreboard.storage import Storage
+from scoreboard.store.storage import Storage
+from scoreboard.table.wiring import Appliance
 
 
 class TimedScreen:
@@ -224,9 +224,9 @@ def journal_bytes_per_frame(frames: int = 30) -> tuple[float, float]:
     """Play random table inputs through the real App until `frames` frames have ended."""
     import random
 
-    from scoreboard.app import App
     from scoreboard.inputs.events import ButtonPress, Pot
-    from scoreboard.loop import ManualClock
+    from scoreboard.table.app import App
+    from scoreboard.table.loop import ManualClock
 
     rng, clock = random.Random(5), ManualClock()
     cfg = configuration.loads("[match]\nrace = 99\n")
@@ -277,9 +277,11 @@ def filesystem(path: str) -> tuple[str, str, str]:
 
 
 def unit_nice() -> int:
-    """The Nice= the service unit runs the appliance at (systemd/scoreboard.service)."""
+    """The Nice= the service unit runs the appliance at (systemd/scoreboard.table.service)."""
     unit = os.path.join(
-        os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "systemd", "scoreboard.service"
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+        "systemd",
+        "scoreboard.table.service",
     )
     with open(unit) as f:
         for line in f:

@@ -15,8 +15,8 @@ import time
 from pathlib import Path
 
 from scoreboard import config as configuration
-from scoreboard.app import App
-from scoreboard.journal import encode
+from scoreboard.store.journal import encode
+from scoreboard.table.app import App
 
 MATCH = ["players Olena Taras", "race 1", "target 8", "option jumped-ball=foul", "break A"]
 META = {

@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from broker import Broker, free_port, sample_autosave  # noqa: E402
 
 from scoreboard import config as configuration  # noqa: E402
-from scoreboard.matchlog import replay  # noqa: E402
+from scoreboard.core.matchlog import replay  # noqa: E402
 from scoreboard.mqtt.publisher import Publisher  # noqa: E402
 
 

@@ -20,11 +20,11 @@ from importlib import resources
 from luma.core.interface.serial import i2c, noop, spi
 
 from scoreboard.commands.gallery import samples
+from scoreboard.core.match import Match
+from scoreboard.core.matchlog import parse_line, replay
 from scoreboard.display import devices
 from scoreboard.display.render import PANELS, render
 from scoreboard.display.screen import Screen
-from scoreboard.match import Match
-from scoreboard.matchlog import parse_line, replay
 
 RUNS = 300
 SPECS = {

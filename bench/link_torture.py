@@ -17,6 +17,7 @@ import time
 from scoreboard.inputs.events import BoardHello, BoardLost, Pot
 from scoreboard.inputs.portable.board import Board, MemoryStore
 from scoreboard.inputs.sensorboard import SensorBoardLink
+from scoreboard.store.pot_ledger import PotLedger
 
 
 class Line:
@@ -89,6 +90,7 @@ def main(balls=10_000, seed=1):
         clock=lambda: now[0],
         read_timeout=0,
         open_serial=lambda path, timeout: HostEnd(to_host, to_board),
+        own_ledger=PotLedger,
     )
     store = MemoryStore()
     board = Board(rng.getrandbits(32), store=store)

@@ -48,13 +48,13 @@ from pathlib import Path
 from gpiozero.pins.mock import MockFactory
 
 from scoreboard import config as configuration
-from scoreboard import journal as journal_module
-from scoreboard.appliance import Appliance
 from scoreboard.inputs.events import ButtonHold, ButtonPress
 from scoreboard.inputs.portable.board import Board
 from scoreboard.inputs.simulated_board import SimulatedBoard
-from scoreboard.loop import ManualClock
-from scoreboard.pot_ledger import parse_mark
+from scoreboard.store import journal as journal_module
+from scoreboard.store.pot_ledger import parse_mark
+from scoreboard.table.loop import ManualClock
+from scoreboard.table.wiring import Appliance
 
 STEP = 0.002  # s of simulated time per round
 BOARD_BOOT_S = 0.2  # the shortest a board is off: its power cycle and boot

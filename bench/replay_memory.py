@@ -13,8 +13,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from scoreboard.match import Match
-from scoreboard.matchlog import parse_line
+from scoreboard.core.match import Match
+from scoreboard.core.matchlog import parse_line
 
 
 def long_log(events: int, *, seed: int = 11) -> list[str]:

@@ -12,10 +12,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from appliance_figures import DISK, filesystem, percentiles, state_dir  # noqa: E402
 
 from scoreboard import config as configuration  # noqa: E402
-from scoreboard.app import App  # noqa: E402
 from scoreboard.display import create_displays  # noqa: E402
 from scoreboard.inputs.events import ButtonHold, ButtonPress  # noqa: E402
-from scoreboard.loop import ManualClock  # noqa: E402
+from scoreboard.table.app import App  # noqa: E402
+from scoreboard.table.loop import ManualClock  # noqa: E402
 
 ROUNDS = 300
 

@@ -27,8 +27,8 @@ import time
 from gpiozero.pins.mock import MockFactory
 
 from scoreboard import config as configuration
-from scoreboard.appliance import Appliance
 from scoreboard.display import create_displays
+from scoreboard.table.wiring import Appliance
 
 CLIENTS = 50
 UNITS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "systemd")
@@ -293,7 +293,10 @@ def main() -> int:
     parser.add_argument("--samples", type=int, default=200)
     args = parser.parse_args()
     # Each process at its unit's priority, as systemd starts them on the Pi (root only).
-    table_nice, net_nice = unit_nice("scoreboard.service"), unit_nice("scoreboard-net.service")
+    table_nice, net_nice = (
+        unit_nice("scoreboard.table.service"),
+        unit_nice("scoreboard-net.service"),
+    )
     try:
         os.setpriority(os.PRIO_PROCESS, 0, table_nice)
         print(

@@ -7,10 +7,7 @@ import pkgutil
 import sys
 
 from scoreboard import __version__, commands
-
-
-class UsageError(Exception):
-    """A command was given input it cannot use; the message says why (exit status 2)."""
+from scoreboard.commands import UsageError
 
 
 @functools.cache

@@ -62,7 +62,7 @@ class MatchConfig:
     player_b: str = _opt("Гравець 2", length=(1, 20), name=True)
     race: int = _opt(1, limits=(1, 99))
     target: int = _opt(8, limits=(1, 8))
-    # The club's players, offered first by the setup screen (scoreboard/setup_screen/).
+    # The club's players, offered first by the setup screen (scoreboard/table/setup/).
     roster: tuple[str, ...] = _opt((), length=(1, 20), name=True)
 
 
@@ -115,13 +115,13 @@ _SCREEN_KEYS = {f.name for f in fields(ScreenConfig)}
 @dataclass(frozen=True)
 class DisplayConfig:
     language: str = _opt("uk", choices=("uk", "ru", "en"))
-    # OLED burn-in (scoreboard/screensaver.py): seconds without input before the OLEDs dim,
+    # OLED burn-in (scoreboard/table/screen_saver.py): seconds without input before the OLEDs dim,
     # and before the moving screen saver; 0 = never.
     dim_after: float = _opt(300.0, limits=(0.0, 86400.0))
     saver_after: float = _opt(900.0, limits=(0.0, 86400.0))
     dim_contrast: int = _opt(0x10, limits=(0, 255), hex=True)
     # Between frames and at match end: seconds each page (result, frames, statistics, fouls)
-    # stays before the next; 0 = only FOUL turns them (scoreboard/stats_pages.py).
+    # stays before the next; 0 = only FOUL turns them (scoreboard/table/stats_pages.py).
     page_seconds: float = _opt(8.0, limits=(0.0, 600.0))
     screens: tuple[ScreenConfig, ...] = (ScreenConfig(),)  # [[display.screen]] in the file
 
@@ -159,7 +159,7 @@ class TimingsConfig:
 
 @dataclass(frozen=True)
 class ShotClockConfig:
-    # An advisory shot clock (scoreboard/shot_clock.py, docs/decisions.md); 0 = off.
+    # An advisory shot clock (scoreboard/table/shot_clock.py, docs/decisions.md); 0 = off.
     seconds: float = _opt(0.0, limits=(0.0, 600.0))
     warning: float = _opt(10.0, limits=(0.0, 600.0))  # seconds left when it beeps
     extension: float = _opt(30.0, limits=(0.0, 600.0))  # once a frame per player; 0 = none

@@ -2,10 +2,10 @@
 
 import json
 
-from scoreboard.app import SCREEN_ONLY
-from scoreboard.journal import read_journal
-from scoreboard.matchlog import replay
-from scoreboard.setup_screen.model import Draft
+from scoreboard.core.matchlog import replay
+from scoreboard.store.journal import read_journal
+from scoreboard.table.app import SCREEN_ONLY
+from scoreboard.table.setup.model import Draft
 
 
 class JournalCheckingScreen:

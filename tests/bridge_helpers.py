@@ -10,9 +10,9 @@ import time
 from gpiozero.pins.mock import MockFactory
 
 from scoreboard import config as configuration
-from scoreboard.appliance import Appliance
 from scoreboard.display import create_displays
-from scoreboard.loop import ManualClock
+from scoreboard.table.loop import ManualClock
+from scoreboard.table.wiring import Appliance
 
 PATIENCE = 300.0  # seconds: only how long a broken test takes to fail, never a measure
 

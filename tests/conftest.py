@@ -9,8 +9,8 @@ from app_screens import JournalCheckingScreen
 from hypothesis import HealthCheck, settings
 
 from scoreboard import config as configuration
-from scoreboard.app import App
-from scoreboard.loop import ManualClock
+from scoreboard.table.app import App
+from scoreboard.table.loop import ManualClock
 
 # The tests' files (tmp_path, and every temporary file of the processes they start) go to RAM:
 # the journal syncs every record, and on a disk shared with other work each fsync waits for it

@@ -26,13 +26,13 @@ import socket
 import sys
 import traceback
 
-import scoreboard.durable
-import scoreboard.journal
+import scoreboard.store.durable
+import scoreboard.store.journal
 from scoreboard import config as configuration
-from scoreboard.app import SCREEN_ONLY, App
 from scoreboard.inputs.events import ButtonHold, ButtonPress, Pot
-from scoreboard.journal import list_archive
-from scoreboard.loop import ManualClock
+from scoreboard.store.journal import list_archive
+from scoreboard.table.app import SCREEN_ONLY, App
+from scoreboard.table.loop import ManualClock
 
 GIVE_UP_AFTER = 1500  # steps: an aim not met by then is killed where the child stands
 
@@ -145,8 +145,8 @@ def next_input(rng: random.Random, phase: str, asked: bool, t: float):
 
 def main(state_dir: str, seed: int, wait_from: int, aim: str, repairing: bool) -> None:
     step = Steps(state_dir, wait_from, aim, repairing)
-    # The journal's own writes and the archive's whole-file writes (scoreboard.durable).
-    scoreboard.journal.os = scoreboard.durable.os = AnnouncingOs(step)
+    # The journal's own writes and the archive's whole-file writes (scoreboard.store.durable).
+    scoreboard.store.journal.os = scoreboard.store.durable.os = AnnouncingOs(step)
     rng = random.Random(seed)
     clock = ManualClock()
     app = App(

@@ -1,7 +1,7 @@
 """Test helpers: play a match log given as text and look at the result."""
 
-from scoreboard.match import Match
-from scoreboard.matchlog import replay
+from scoreboard.core.match import Match
+from scoreboard.core.matchlog import replay
 
 
 def play(log: str) -> dict:

@@ -5,9 +5,9 @@ queue. The states are real Match snapshots of match logs."""
 import asyncio
 import json
 
-from scoreboard.journal import Journal
-from scoreboard.matchlog import replay
-from scoreboard.summary import summarise
+from scoreboard.core.matchlog import replay
+from scoreboard.core.summary import summarise
+from scoreboard.store.journal import Journal
 
 
 # A match Olena wins 8 : 0 in one frame, started at `started`.

@@ -16,11 +16,11 @@ match or wrote to the journal (`what`: the records written), "restart" after a r
 from dataclasses import dataclass, field
 
 from scoreboard import config as configuration
-from scoreboard.app import SCREEN_ONLY, App
-from scoreboard.appliance import command_table
 from scoreboard.inputs.debounce import ButtonDebouncer
 from scoreboard.inputs.events import Button, Pot
-from scoreboard.loop import ManualClock
+from scoreboard.table.app import SCREEN_ONLY, App
+from scoreboard.table.loop import ManualClock
+from scoreboard.table.wiring import command_table
 
 EPOCH = 1_750_000_000.0  # the wall clock at the ManualClock's 0: the journal's time marks
 PAIRING_CODE = "042917"
@@ -181,7 +181,7 @@ class Table:
         self._deliver(Pot(pocket, at))
 
     def phone_asks_undo(self) -> None:
-        """A paired phone's UNDO: it waits for an OK press at the table (phone/commands.py)."""
+        """A paired phone's UNDO: it waits for an OK press at the table (table/phone_commands.py)."""
         self._timers()
         COMMANDS.run(self.app, "undo", {"phone": "ab12cd"})
 

@@ -7,7 +7,7 @@ import pytest
 from app_screens import JournalCheckingScreen
 
 from scoreboard import config as configuration
-from scoreboard.app import App
+from scoreboard.core.matchlog import replay
 from scoreboard.inputs.events import (
     BoardHello,
     BoardLost,
@@ -16,9 +16,9 @@ from scoreboard.inputs.events import (
     Pot,
     SensorStuck,
 )
-from scoreboard.journal import list_archive, read_journal
-from scoreboard.loop import ManualClock
-from scoreboard.matchlog import replay
+from scoreboard.store.journal import list_archive, read_journal
+from scoreboard.table.app import App
+from scoreboard.table.loop import ManualClock
 
 
 def feed(app, *events):
@@ -195,7 +195,7 @@ def test_a_penalty_ball_from_the_board_is_journaled_so_a_resend_cannot_score(mak
 def test_systemd_ready_after_the_first_frame_and_watchdog_from_the_loop(tmp_path, monkeypatch):
     import socket
 
-    from scoreboard.service import systemd_notifier
+    from scoreboard.table.service import systemd_notifier
 
     sock_path = str(tmp_path / "notify.sock")
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
@@ -242,7 +242,7 @@ def test_ready_refused_by_a_full_notify_queue_is_sent_again_until_systemd_takes_
     # send. A lost READY=1 would have systemd stop the table at TimeoutStartSec.
     import socket
 
-    from scoreboard.service import RESEND_SECONDS, systemd_notifier
+    from scoreboard.table.service import RESEND_SECONDS, systemd_notifier
 
     sock_path = str(tmp_path / "notify.sock")
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
@@ -376,7 +376,7 @@ def test_a_new_match_on_a_failing_disk_is_the_configured_one_and_is_written_late
 
 
 def test_a_journal_that_does_not_replay_from_its_first_line_still_starts(tmp_path):
-    from scoreboard.journal import Journal
+    from scoreboard.store.journal import Journal
 
     with Journal(tmp_path) as journal:
         journal.append(["shot pots=1"])  # a shot before anyone broke: refused by the rules
@@ -406,7 +406,7 @@ def test_CV_1_an_old_journal_with_play_after_a_lapse_that_reached_the_target_res
 ):
     """docs/decisions.md, CV-1: before issue 19 such a lapse left the frame going; a journal
     from then resumes with the frame ended at the lapse, the whole of it archived."""
-    from scoreboard.journal import Journal
+    from scoreboard.store.journal import Journal
 
     old = [
         "players A B", "race 2", "target 5", "option penalty=american", "break A",
@@ -426,7 +426,7 @@ def test_CV_1_an_old_journal_with_play_after_a_lapse_that_reached_the_target_res
 def test_what_the_network_side_gets_is_the_matchs_data_not_the_screens_own():
     """Issue 20: the socket, SSE and MQTT get no setup, page or shot clock, nor which page of
     a fault a small screen shows (a long fault turning pages published every 2 s)."""
-    from scoreboard.app import SCREEN_ONLY, Shown
+    from scoreboard.table.app import SCREEN_ONLY, Shown
 
     snapshot = {"phase": "frame-over", "page": "stats", "shot_clock": {"left": 3}, "setup": {}}
     shown = Shown(snapshot, ({"kind": "not-saved", "problem": "full", "page": 2},), None)

@@ -5,7 +5,7 @@ import pytest
 
 from scoreboard import config as configuration
 from scoreboard.inputs.events import ButtonHold, ButtonPress, Pot
-from scoreboard.panel import foul_kinds_to_step
+from scoreboard.table.panel import foul_kinds_to_step
 
 
 @pytest.fixture
@@ -180,7 +180,7 @@ def test_a_stuck_beam_taken_for_the_penalty_ball_changes_nothing(table):
 
 
 def test_undo_right_after_a_new_match_brings_the_archived_match_back_exactly(table, tmp_path):
-    from scoreboard.journal import list_archive
+    from scoreboard.store.journal import list_archive
 
     app = table()
     feed(app, ButtonPress("A", 1.0), ButtonPress("B", 10.0), Pot(3, 20.0))

@@ -6,9 +6,9 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from scoreboard import config as configuration
-from scoreboard.appliance import Appliance, screen_specs
 from scoreboard.display import create_displays
-from scoreboard.loop import ManualClock
+from scoreboard.table.loop import ManualClock
+from scoreboard.table.wiring import Appliance, screen_specs
 
 
 @pytest.fixture

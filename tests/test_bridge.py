@@ -13,8 +13,8 @@ import pytest
 
 from scoreboard.bridge import socket_path
 from scoreboard.bridge.client import TableClient, TableUnreachable
-from scoreboard.journal import read_journal
-from scoreboard.matchlog import replay
+from scoreboard.core.matchlog import replay
+from scoreboard.store.journal import read_journal
 from tests.bridge_helpers import PATIENCE, LineClient, press, settle, table, web_config
 
 

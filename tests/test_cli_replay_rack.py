@@ -78,7 +78,10 @@ def test_lifecycle_diagram_in_docs_is_generated_from_the_code():
     from pathlib import Path
 
     generated = subprocess.run(
-        [sys.executable, "-m", "scoreboard.lifecycle"], capture_output=True, text=True, check=True
+        [sys.executable, "-m", "scoreboard.core.lifecycle"],
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     assert Path(__file__).parent.parent.joinpath("docs/lifecycle.md").read_text() == generated
 
@@ -86,7 +89,7 @@ def test_lifecycle_diagram_in_docs_is_generated_from_the_code():
 def test_lifecycle_diagram_in_docs_is_every_transition_of_the_machine():
     from pathlib import Path
 
-    from scoreboard.lifecycle import markdown
+    from scoreboard.core.lifecycle import markdown
 
     # In-process too, so a change to TRANSITIONS that `make diagram` was not run for fails
     # here whatever copy of the package a subprocess would import.
@@ -96,7 +99,7 @@ def test_lifecycle_diagram_in_docs_is_every_transition_of_the_machine():
 def test_the_lifecycle_diagram_is_drawn_by_the_mermaid_engine_it_asks_for(caplog):
     # Not by a fallback: `transitions` warns on each engine it cannot import on the way
     # there (pygraphviz, then graphviz), and `make diagram` must say nothing but the diagram.
-    from scoreboard.lifecycle import diagram
+    from scoreboard.core.lifecycle import diagram
 
     with caplog.at_level("WARNING"):
         assert diagram().startswith("---\nFrame lifecycle\n---\nstateDiagram-v2")

@@ -8,8 +8,8 @@ import textwrap
 
 import pytest
 
-from scoreboard.appliance import command_table
-from scoreboard.bridge.commands import WAITING, CommandTable
+from scoreboard.table.commands import WAITING, CommandTable
+from scoreboard.table.wiring import command_table
 
 
 def test_the_wirings_table_has_every_command_each_added_once():
@@ -27,12 +27,12 @@ def test_a_phones_undo_waits_for_an_ok_however_the_modules_are_imported(tmp_path
         f"""
         import sys
         from scoreboard import config
-        from scoreboard.app import App
-        from scoreboard.bridge.commands import WAITING, CommandTable, add_table_commands
+        from scoreboard.table.app import App
+        from scoreboard.table.commands import WAITING, CommandTable, add_table_commands
         from scoreboard.inputs.events import ButtonPress, Pot
-        from scoreboard.loop import ManualClock
+        from scoreboard.table.loop import ManualClock
 
-        assert "scoreboard.phone.commands" not in sys.modules
+        assert "scoreboard.table.phone_commands" not in sys.modules
         table = CommandTable()
         add_table_commands(table)
         clock = ManualClock(1000.0)

@@ -12,8 +12,8 @@ import unicodedata
 import pytest
 
 from scoreboard import config
-from scoreboard.app import setup_lines
-from scoreboard.journal import encode
+from scoreboard.store.journal import encode
+from scoreboard.table.app import setup_lines
 
 
 def check(path, timeout=300):

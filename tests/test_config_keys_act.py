@@ -9,10 +9,10 @@ import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from scoreboard import config as configuration
-from scoreboard.appliance import Appliance, screen_specs
 from scoreboard.commands.run import configure_logging
 from scoreboard.display import create_displays
 from scoreboard.net import address
+from scoreboard.table.wiring import Appliance, screen_specs
 
 # A value other than the default for each key, and the section and screen it needs.
 CHANGES = {

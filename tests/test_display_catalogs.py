@@ -3,15 +3,15 @@
 import pytest
 from PIL import Image, ImageDraw
 
-from scoreboard.display.catalogs import compiled, parse_po, po_files
 from scoreboard.display.fonts import SIZES, FontError, font
-from scoreboard.display.i18n import LANGUAGES, LanguageError, translator
+from scoreboard.texts.catalogs import compiled, parse_po, po_files
+from scoreboard.texts.i18n import LANGUAGES, LanguageError, translator
 
 
 @pytest.mark.parametrize("po", po_files(), ids=lambda p: p.parts[-3])
 def test_mo_is_current_with_po(po):
     mo = po.with_suffix(".mo")
-    assert mo.read_bytes() == compiled(po), "run: python -m scoreboard.display.catalogs"
+    assert mo.read_bytes() == compiled(po), "run: python -m scoreboard.texts.catalogs"
 
 
 def test_every_language_has_a_catalog():

@@ -8,18 +8,17 @@ from string import Formatter
 import pytest
 
 from scoreboard.commands.gallery import samples, setup_samples
+from scoreboard.core.settings import LANGUAGES as SETUP_LANGUAGES
+from scoreboard.core.settings import OPTIONS, MatchSettings
 from scoreboard.display import DISPLAYS, LANGUAGES
-from scoreboard.display.catalogs import parse_po, po_files
-from scoreboard.display.i18n import translator
 from scoreboard.display.render import canvas, panel
-from scoreboard.display.screens.faults import HINTS, MESSAGES, NOT_SAVED, TO_DO, WHAT_IS_WRONG
-from scoreboard.display.screens.parts import KINDS
 from scoreboard.display.screens.setup import HELP, OPTION_LABELS, VALUES
-from scoreboard.display.words import Timings
-from scoreboard.setup_screen import model
-from scoreboard.setup_screen.settings import LANGUAGES as SETUP_LANGUAGES
-from scoreboard.setup_screen.settings import OPTIONS, MatchSettings
-from scoreboard.stats_pages import PAGES
+from scoreboard.table.setup import model
+from scoreboard.table.stats_pages import PAGES
+from scoreboard.texts.catalogs import parse_po, po_files
+from scoreboard.texts.i18n import translator
+from scoreboard.texts.messages import HINTS, KINDS, MESSAGES, NOT_SAVED, TO_DO, WHAT_IS_WRONG
+from scoreboard.texts.words import Timings
 
 HINT_FIELDS = {"name": "Олександра-Вікторія Щербатюк", "n": 15, "kind": "early-stroke", "pocket": 6}
 TIMED = {"hold", "undo_hold"}  # filled in by the screens from the configured timings
@@ -79,7 +78,7 @@ def variants():
             f: HINT_FIELDS[f] for _, f, _, _ in Formatter().parse(text) if f and f not in TIMED
         }
         yield f"hint-{hint}", SAMPLES["foul"], {"hint": (hint, tuple(fields.items()))}
-    path = "/var/lib/scoreboard/journal.log"
+    path = "/var/lib/scoreboard/store/journal.log"
     for problem in WHAT_IS_WRONG:
         for page in range(4):
             fault = {"kind": "not-saved", "problem": problem, "path": path, "page": page}

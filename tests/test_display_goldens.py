@@ -21,7 +21,7 @@ from scoreboard.commands.gallery import (
 )
 from scoreboard.display import LANGUAGES, create_displays
 from scoreboard.display.render import panel, render_saver
-from scoreboard.stats_pages import PAGES
+from scoreboard.table.stats_pages import PAGES
 
 GOLDENS = Path(__file__).parent / "goldens" / "display"
 GALLERY = Path(__file__).parent.parent / "docs" / "gallery"
@@ -224,7 +224,7 @@ def test_the_setup_samples_are_the_states_their_keys_reach():
 
 @pytest.mark.parametrize("display", WORDED)
 def test_screen_saver_matches_golden(display):
-    """The saver (scoreboard/screensaver.py) over the play sample, at two steps: small, dim
+    """The saver (scoreboard/table/screen_saver.py) over the play sample, at two steps: small, dim
     where the panel has greys, and somewhere else each step."""
     first = render_saver(SAMPLES["play"], panel(display), 0)
     second = render_saver(SAMPLES["play"], panel(display), 1)

@@ -7,13 +7,13 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from scoreboard import config as configuration
-from scoreboard.appliance import Appliance
 from scoreboard.commands.gallery import samples
 from scoreboard.display import LANGUAGES
 from scoreboard.display.fonts import SMALL, font
 from scoreboard.display.render import canvas, panel
 from scoreboard.inputs.events import ButtonPress
-from scoreboard.loop import ManualClock
+from scoreboard.table.loop import ManualClock
+from scoreboard.table.wiring import Appliance
 
 SAMPLES = samples()
 TWELVE = {"A": "Олександрина", "B": "Maximilianus"}  # 12 letters each

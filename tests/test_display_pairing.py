@@ -4,9 +4,9 @@ every OLED in every language, for the longest address a table can have."""
 import pytest
 import zxingcpp
 
-from scoreboard.display.i18n import LANGUAGES
 from scoreboard.display.render import panel, render_pairing
 from scoreboard.display.screens.pairing import fitted
+from scoreboard.texts.i18n import LANGUAGES
 
 OLEDS = ("ssd1306", "sh1106", "ssd1322")
 LONGEST_IP = "http://255.255.255.255:65535/pair#code=123456"
@@ -34,9 +34,9 @@ def test_a_long_name_drops_the_code_from_the_qr_code_to_stay_readable():
 @pytest.mark.parametrize("display", OLEDS)
 def test_every_text_of_the_pairing_screen_fits(display, lang):
     from scoreboard.display.canvas import Canvas
-    from scoreboard.display.i18n import translator
     from scoreboard.display.screens import pairing
-    from scoreboard.display.words import Words
+    from scoreboard.texts.i18n import translator
+    from scoreboard.texts.words import Words
 
     p = panel(display)
     c = Canvas(p.width, p.height, p.mode)

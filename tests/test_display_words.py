@@ -7,12 +7,12 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from scoreboard import config as configuration
-from scoreboard.appliance import Appliance
-from scoreboard.display.i18n import translator
 from scoreboard.display.render import panel, render
-from scoreboard.display.words import Timings, Words, shown_seconds
 from scoreboard.inputs.events import ButtonPress, Pot
-from scoreboard.loop import ManualClock
+from scoreboard.table.loop import ManualClock
+from scoreboard.table.wiring import Appliance
+from scoreboard.texts.i18n import translator
+from scoreboard.texts.words import Timings, Words, shown_seconds
 
 
 @pytest.mark.parametrize(

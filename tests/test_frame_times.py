@@ -5,12 +5,12 @@ import pytest
 from app_screens import JournalCheckingScreen
 
 from scoreboard import config as configuration
-from scoreboard.app import App
-from scoreboard.frame_clock import TimeMark, format_mark, parse_mark
+from scoreboard.core.frame_clock import TimeMark, format_mark, parse_mark
+from scoreboard.core.matchlog import parse_line, replay
 from scoreboard.inputs.events import ButtonHold, ButtonPress, Pot
-from scoreboard.journal import read_journal
-from scoreboard.loop import ManualClock
-from scoreboard.matchlog import parse_line, replay
+from scoreboard.store.journal import read_journal
+from scoreboard.table.app import App
+from scoreboard.table.loop import ManualClock
 
 T0 = 1_796_000_000.0  # 2026-11-30, a wall clock the tests set
 

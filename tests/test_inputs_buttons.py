@@ -6,7 +6,7 @@ from gpiozero.pins.mock import MockFactory
 
 from scoreboard.inputs.buttons import DEFAULT_PINS, Buttons
 from scoreboard.inputs.events import ButtonHold, ButtonPress
-from scoreboard.loop import ManualClock
+from scoreboard.table.loop import ManualClock
 
 
 @pytest.fixture

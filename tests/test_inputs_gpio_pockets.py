@@ -6,7 +6,7 @@ from gpiozero.pins.mock import MockFactory
 
 from scoreboard.inputs.events import Pot, SensorCleared, SensorStuck
 from scoreboard.inputs.gpio_pockets import DEFAULT_PINS, GpioPockets
-from scoreboard.loop import ManualClock
+from scoreboard.table.loop import ManualClock
 
 
 @pytest.fixture

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from scoreboard import journal
-from scoreboard.journal import Journal, JournalError, encode, parse, read_journal
+from scoreboard.store import journal
+from scoreboard.store.journal import Journal, JournalError, encode, parse, read_journal
 
 RECORDS = [
     ["players Олена Тарас"],

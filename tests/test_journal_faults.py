@@ -12,8 +12,8 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from scoreboard import journal
-from scoreboard.journal import Journal, JournalError, encode, parse
+from scoreboard.store import journal
+from scoreboard.store.journal import Journal, JournalError, encode, parse
 
 RECORD = encode(["break A"], 1)
 

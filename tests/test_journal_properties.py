@@ -8,7 +8,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from scoreboard.journal import Journal, encode, parse, read_journal
+from scoreboard.store.journal import Journal, encode, parse, read_journal
 
 # Match-log-like text, including Cyrillic names; never empty, no control characters, no "=" first.
 LINE = st.text(

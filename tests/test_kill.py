@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 from kill_child import GIVE_UP_AFTER, aimed_at
 
-from scoreboard.journal import list_archive, read_journal
-from scoreboard.matchlog import replay
+from scoreboard.core.matchlog import replay
+from scoreboard.store.journal import list_archive, read_journal
 
 CHILD = Path(__file__).with_name("kill_child.py")
 KILLS = 60

@@ -3,8 +3,8 @@
 import pytest
 from matchplay import match
 
-from scoreboard.lifecycle import Lifecycle
-from scoreboard.matchlog import parse_line
+from scoreboard.core.lifecycle import Lifecycle
+from scoreboard.core.matchlog import parse_line
 from scoreboard.rules.errors import RuleError
 from scoreboard.rules.events import Choice, Choose
 from scoreboard.rules.fouls import FoulKind
@@ -73,7 +73,7 @@ def test_the_refusal_table_walks_every_phase_and_every_kind_of_event():
     # Lifecycle.refusal reads REFUSALS[(kind, phase)] straight: a phase or a kind of event
     # added without its words would be a KeyError in the loop, not a refusal. The walk
     # below covers every pair only while its lists are the machine's own.
-    from scoreboard.lifecycle import KINDS, PHASES
+    from scoreboard.core.lifecycle import KINDS, PHASES
 
     assert set(REACH) == set(PHASES)
     assert set(EVENT) == set(KINDS.values())

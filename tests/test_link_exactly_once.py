@@ -8,13 +8,13 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from scoreboard import config as configuration
-from scoreboard.appliance import Appliance
 from scoreboard.inputs.events import ButtonHold, ButtonPress
 from scoreboard.inputs.sensorboard import SensorBoardLink
 from scoreboard.inputs.simulated_board import SimulatedBoard
-from scoreboard.journal import Journal, encode, list_archive, read_journal
-from scoreboard.loop import ManualClock
-from scoreboard.pot_ledger import parse_mark
+from scoreboard.store.journal import Journal, encode, list_archive, read_journal
+from scoreboard.store.pot_ledger import PotLedger, parse_mark
+from scoreboard.table.loop import ManualClock
+from scoreboard.table.wiring import Appliance
 
 
 class Table:
@@ -111,7 +111,11 @@ def test_a_journal_behind_the_board_goes_on_from_the_board_across_matches(table,
     table.balls(1)
     table.host_off()
     monitor = SensorBoardLink(
-        lambda event: None, port=table.port, clock=table.clock, read_timeout=0
+        lambda event: None,
+        port=table.port,
+        clock=table.clock,
+        read_timeout=0,
+        own_ledger=PotLedger,
     )
     for _ in range(3):
         table.board.drop_ball(4)

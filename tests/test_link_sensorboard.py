@@ -16,7 +16,10 @@ from scoreboard.inputs.events import (
 from scoreboard.inputs.portable import framing, messages
 from scoreboard.inputs.sensorboard import SensorBoardLink, find_port
 from scoreboard.inputs.simulated_board import SimulatedBoard
-from scoreboard.loop import ManualClock
+from scoreboard.store.pot_ledger import PotLedger
+from scoreboard.table.loop import ManualClock
+
+OWN = {"own_ledger": PotLedger}  # the link keeps its own ledger (no app to ack what is durable)
 
 
 class Rig:
@@ -27,7 +30,7 @@ class Rig:
         self.board, self.path = SimulatedBoard.open_pty(self.clock, seed=seed)
         self.events = []
         self.link = SensorBoardLink(
-            self.events.append, port=self.path, clock=self.clock, read_timeout=0, **link
+            self.events.append, port=self.path, clock=self.clock, read_timeout=0, **OWN | link
         )
 
     def run(self, seconds, step=0.01):
@@ -116,7 +119,7 @@ def test_host_restart_gets_unacked_pots_once(rig):
     rig.board.drop_ball(6)
     rig.run(0.2)  # the host is gone: the board keeps the pot
     again = []
-    link = SensorBoardLink(again.append, port=rig.path, clock=rig.clock, read_timeout=0)
+    link = SensorBoardLink(again.append, port=rig.path, clock=rig.clock, read_timeout=0, **OWN)
     for _ in range(100):
         rig.clock.now += 0.01
         rig.board.step()
@@ -168,7 +171,7 @@ def test_pot_before_any_hello_is_not_taken_blind():
     try:
         clock = ManualClock(1000.0)
         link = SensorBoardLink(
-            link_events.append, port=os.ttyname(slave), clock=clock, read_timeout=0
+            link_events.append, port=os.ttyname(slave), clock=clock, read_timeout=0, **OWN
         )
         link.step()
         os.write(master, framing.Encoder().frame(messages.pot(1, 0, 1, 0)))
@@ -191,7 +194,9 @@ def test_find_port_prefers_explicit_then_by_id(tmp_path):
 
 def test_missing_port_retries_without_raising():
     clock, events = ManualClock(1000.0), []
-    link = SensorBoardLink(events.append, port="/dev/does-not-exist", clock=clock, read_timeout=0)
+    link = SensorBoardLink(
+        events.append, port="/dev/does-not-exist", clock=clock, read_timeout=0, **OWN
+    )
     for _ in range(30):
         clock.now += 0.1
         link.step()
@@ -254,7 +259,7 @@ def test_with_ack_when_durable_the_board_keeps_a_pot_until_the_app_says_so():
 def test_a_board_on_another_protocol_version_is_a_fault_not_a_silent_board():
     clock, events = ManualClock(1000.0), []
     board, path = SimulatedBoard.open_pty(clock, seed=2, version="pocketboard 1.0")
-    link = SensorBoardLink(events.append, port=path, clock=clock, read_timeout=0)
+    link = SensorBoardLink(events.append, port=path, clock=clock, read_timeout=0, **OWN)
     for _ in range(30):
         clock.now += 0.01
         board.step()

@@ -9,7 +9,7 @@ import pytest
 from scoreboard.cli import main
 from scoreboard.commands.sensors import Monitor
 from scoreboard.inputs.simulated_board import SimulatedBoard
-from scoreboard.loop import ManualClock
+from scoreboard.table.loop import ManualClock
 
 
 def watch(monitor, board, clock, seconds, step=0.01):

@@ -3,7 +3,7 @@
 import pytest
 from matchplay import match, play
 
-from scoreboard.matchlog import LogError, format_event, parse, replay
+from scoreboard.core.matchlog import LogError, format_event, parse, replay
 
 
 @pytest.mark.parametrize(

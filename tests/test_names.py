@@ -4,8 +4,8 @@ import pytest
 from matchplay import play
 
 from scoreboard import config as configuration
-from scoreboard.app import setup_lines
-from scoreboard.matchlog import LogError
+from scoreboard.core.matchlog import LogError
+from scoreboard.table.app import setup_lines
 
 
 @pytest.mark.parametrize("b", ["Олена", "олена", " Олена "])

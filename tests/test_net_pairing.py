@@ -2,7 +2,6 @@
 
 import pytest
 
-from scoreboard.loop import ManualClock
 from scoreboard.net.pairing import (
     CODE_LIFETIME,
     LOCK_SECONDS,
@@ -10,6 +9,7 @@ from scoreboard.net.pairing import (
     Pairing,
     PairingRefused,
 )
+from scoreboard.table.loop import ManualClock
 
 
 def wrong_for(code: str) -> str:

@@ -3,8 +3,8 @@
 import os
 import stat
 
-from scoreboard.loop import ManualClock
 from scoreboard.net.phones import LIFETIME, Phones
+from scoreboard.table.loop import ManualClock
 
 
 def test_a_paired_phone_is_found_by_its_token_and_no_other(tmp_path):

@@ -1,7 +1,7 @@
 """The web pages' texts, made from the display's catalogs (scoreboard/net/view.py)."""
 
 from scoreboard.bridge.protocol import state_message
-from scoreboard.matchlog import replay
+from scoreboard.core.matchlog import replay
 from scoreboard.net.view import view
 
 

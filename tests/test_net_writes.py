@@ -9,11 +9,11 @@ from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
 from scoreboard.bridge.client import TableUnreachable
-from scoreboard.loop import ManualClock
 from scoreboard.net import security
 from scoreboard.net.pairing import LOCK_SECONDS, MAX_WRONG, Pairing
 from scoreboard.net.phones import LIFETIME, Phones
 from scoreboard.net.writes import Writes
+from scoreboard.table.loop import ManualClock
 
 
 class RecordingTable:
@@ -476,12 +476,10 @@ async def test_the_pairing_page_speaks_the_displays_language(net, client):
 
 @pytest.mark.parametrize("lang", ["uk", "ru", "en"])
 def test_every_word_of_the_pairing_page_is_translated(lang):
-    from scoreboard.display.catalogs import parse_po
     from scoreboard.net.pair_page import PAIR_WORDS
+    from scoreboard.texts.catalogs import parse_po
 
-    po = (
-        Path(__file__).parents[1] / "scoreboard/display/locale" / lang / "LC_MESSAGES/scoreboard.po"
-    )
+    po = Path(__file__).parents[1] / "scoreboard/texts/locale" / lang / "LC_MESSAGES/scoreboard.po"
     catalog = parse_po(po.read_text(encoding="utf-8"))
     assert sorted(set(PAIR_WORDS.values()) - set(catalog)) == []
 

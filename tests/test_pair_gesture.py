@@ -6,7 +6,7 @@ UNDO held, then FOUL pressed to its question, and changes nothing in any phase."
 import pytest
 
 from scoreboard.inputs.events import ButtonHold, ButtonPress, Pot
-from scoreboard.journal import list_archive
+from scoreboard.store.journal import list_archive
 
 
 class NetProcess:

@@ -2,10 +2,10 @@
 
 import pytest
 
+from scoreboard.core.match import UNDO, Match
 from scoreboard.inputs.events import ButtonHold, ButtonPress, Pot
-from scoreboard.match import UNDO, Match
-from scoreboard.panel import Outcome, Panel, foul_kinds_to_step
 from scoreboard.rules.errors import RuleError
+from scoreboard.table.panel import Outcome, Panel, foul_kinds_to_step
 
 
 class Table:
@@ -142,7 +142,7 @@ def test_GR_13_2_break_foul_press_accepts_hold_reracks(table):
 
 def test_frame_over_either_button_starts_the_next_frame():
     t = Table()
-    from scoreboard.matchlog import replay
+    from scoreboard.core.matchlog import replay
 
     replay(["race 2", "break A", "shot pots=8"], t.match)
     t.press("B", 100.0)
@@ -151,7 +151,7 @@ def test_frame_over_either_button_starts_the_next_frame():
 
 def test_pots_after_the_winning_ball_join_its_shot_D_2():
     t = Table()
-    from scoreboard.matchlog import replay
+    from scoreboard.core.matchlog import replay
 
     replay(["race 2", "break A", "shot pots=7"], t.match)
     t.pot(10.0)
@@ -213,7 +213,7 @@ def test_inputs_in_phases_that_ignore_them_are_hints_never_errors():
 
 def test_GR_22_3_foul_on_the_stroke_that_pocketed_the_winning_ball():
     t = Table()
-    from scoreboard.matchlog import replay
+    from scoreboard.core.matchlog import replay
 
     replay(["race 2", "break A", "shot pots=7"], t.match)
     t.pot(10.0)  # the eighth ball: frame over
@@ -243,7 +243,7 @@ NO_PENALTY_POINT = {
 
 @pytest.mark.parametrize("phase", NO_PENALTY_POINT)
 def test_FP_7_holding_FOUL_with_no_penalty_point_says_so_and_does_nothing_else(phase):
-    from scoreboard.matchlog import replay
+    from scoreboard.core.matchlog import replay
 
     t = Table()
     replay(NO_PENALTY_POINT[phase], t.match)
@@ -264,9 +264,9 @@ PHASE_LOGS = {
 
 @pytest.mark.parametrize("phase", PHASE_LOGS)
 def test_a_ball_or_FOUL_where_no_shot_is_taken_says_the_lifecycles_reason(phase):
-    from scoreboard.display.screens.faults import HINTS
-    from scoreboard.lifecycle import REFUSALS
-    from scoreboard.matchlog import replay
+    from scoreboard.core.lifecycle import REFUSALS
+    from scoreboard.core.matchlog import replay
+    from scoreboard.texts.messages import HINTS
 
     t = Table(penalty_window=0.0)  # a ball sensed in foul/break-foul is the penalty ball (D-1)
     replay(PHASE_LOGS[phase], t.match)
@@ -280,7 +280,7 @@ def test_a_ball_or_FOUL_where_no_shot_is_taken_says_the_lifecycles_reason(phase)
 
 
 def test_a_players_press_after_the_match_says_the_match_is_over():
-    from scoreboard.matchlog import replay
+    from scoreboard.core.matchlog import replay
 
     t = Table()
     replay(PHASE_LOGS["match-over"], t.match)
@@ -289,7 +289,7 @@ def test_a_players_press_after_the_match_says_the_match_is_over():
 
 
 def test_a_refused_event_carries_the_display_hint_of_its_refusal():
-    from scoreboard.matchlog import replay
+    from scoreboard.core.matchlog import replay
     from scoreboard.rules.events import Shot
 
     match = replay(PHASE_LOGS["frame-over"])

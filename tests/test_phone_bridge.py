@@ -85,7 +85,7 @@ def test_settings_the_table_cannot_take_are_refused_with_the_reason(a, tmp_path)
 
 
 def test_a_phone_edits_the_roster_the_setup_screen_offers_and_it_is_kept(a, tmp_path):
-    from scoreboard.setup_screen.store import SetupStore
+    from scoreboard.store.setup_store import SetupStore
 
     client = LineClient(socket_path(tmp_path))
     client.next()

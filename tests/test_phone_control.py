@@ -5,11 +5,11 @@ import pytest
 import zxingcpp
 
 from scoreboard import config as configuration
-from scoreboard.app import App
 from scoreboard.display import create_displays
 from scoreboard.inputs.events import ButtonHold, ButtonPress, Pot
-from scoreboard.loop import ManualClock
-from scoreboard.phone.control import CODE_SECONDS, REQUEST_SECONDS
+from scoreboard.table.app import App
+from scoreboard.table.loop import ManualClock
+from scoreboard.table.phone_control import CODE_SECONDS, REQUEST_SECONDS
 
 URL = "http://192.168.1.20:8080/pair#code=042917"
 

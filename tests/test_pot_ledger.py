@@ -2,7 +2,7 @@
 what a board is told at its hello, and what is shown when a pot cannot be placed."""
 
 from scoreboard.inputs.events import BoardHello, Pot
-from scoreboard.pot_ledger import (
+from scoreboard.store.pot_ledger import (
     BOARD_KEEPS,
     DUPLICATE,
     KEPT,

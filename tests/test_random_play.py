@@ -40,14 +40,14 @@ from hypothesis.stateful import (
 )
 from table_driver import Table, match_state
 
-from scoreboard.display.i18n import translator
-from scoreboard.display.screens.faults import HINTS, hint_text
-from scoreboard.display.words import Words
+from scoreboard.core.match import Match
+from scoreboard.core.matchlog import replay
 from scoreboard.inputs.events import ButtonHold, ButtonPress, Pot
-from scoreboard.journal import JOURNAL_NAME, read_journal
-from scoreboard.match import Match
-from scoreboard.matchlog import replay
-from scoreboard.screensaver import SAVER
+from scoreboard.store.journal import JOURNAL_NAME, read_journal
+from scoreboard.table.screen_saver import SAVER
+from scoreboard.texts.i18n import translator
+from scoreboard.texts.messages import HINTS, hint_text
+from scoreboard.texts.words import Words
 
 BALLS = 16  # FP-2
 SHOT_PAUSE = 5.0  # balls this close are one shot; FOUL this soon after the last takes them back

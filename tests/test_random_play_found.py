@@ -4,8 +4,8 @@ fewest inputs and kept here by name, through the app's event path."""
 import pytest
 from test_undo_steps import NAMES, T, at, feed
 
-from scoreboard.appliance import command_table
 from scoreboard.inputs.events import ButtonHold, ButtonPress, Pot
+from scoreboard.table.wiring import command_table
 
 
 @pytest.fixture

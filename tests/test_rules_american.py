@@ -5,7 +5,7 @@ opponent taking a ball (FP-6/FP-7)."""
 import pytest
 from matchplay import match, play, score
 
-from scoreboard.matchlog import LogError, format_event, parse_line
+from scoreboard.core.matchlog import LogError, format_event, parse_line
 from scoreboard.rules.events import Option, PenaltyRule
 from scoreboard.rules.rack import layout
 

@@ -3,7 +3,7 @@
 import pytest
 from matchplay import play, score
 
-from scoreboard.matchlog import LogError
+from scoreboard.core.matchlog import LogError
 from scoreboard.rules.rack import layout
 
 

@@ -3,7 +3,7 @@
 import pytest
 from matchplay import play, score
 
-from scoreboard.matchlog import LogError
+from scoreboard.core.matchlog import LogError
 from scoreboard.rules.rack import layout
 
 FRAME_A_WINS = "shot pots=8"  # the breaker pots 8 on the break and continues: frame over

@@ -3,7 +3,7 @@
 import pytest
 from matchplay import play, score
 
-from scoreboard.matchlog import LogError
+from scoreboard.core.matchlog import LogError
 
 
 def test_D_1_penalty_point_is_credited_when_the_foul_is_entered():

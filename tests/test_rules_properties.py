@@ -3,8 +3,8 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoreboard.match import UNDO, Match
-from scoreboard.matchlog import format_event, replay
+from scoreboard.core.match import UNDO, Match
+from scoreboard.core.matchlog import format_event, replay
 from scoreboard.rules.errors import RuleError
 from scoreboard.rules.events import Break, Choice, Choose, Lapse, NextFrame, Shot, Target
 from scoreboard.rules.fouls import FoulKind

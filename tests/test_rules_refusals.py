@@ -3,8 +3,7 @@
 import pytest
 from matchplay import match, play, score
 
-from scoreboard.display.screens.faults import HINTS
-from scoreboard.matchlog import LogError
+from scoreboard.core.matchlog import LogError
 from scoreboard.rules.errors import RuleError
 from scoreboard.rules.events import Break, Players, Shot
 from scoreboard.rules.fouls import parse_kinds
@@ -12,6 +11,7 @@ from scoreboard.rules.rack import layout
 from scoreboard.rules.setup import MAX_NAME, MAX_RACE, configure
 from scoreboard.rules.shots import break_is_legal, play_shot
 from scoreboard.rules.state import MatchState
+from scoreboard.texts.messages import HINTS
 
 SETTINGS_REFUSED = "players, race, target and options are set before the first shot"
 

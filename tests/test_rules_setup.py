@@ -3,8 +3,8 @@
 
 import pytest
 
+from scoreboard.core.settings import name_problem
 from scoreboard.rules.setup import hidden_characters
-from scoreboard.setup_screen.settings import name_problem
 
 
 @pytest.mark.parametrize(

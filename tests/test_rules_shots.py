@@ -3,7 +3,7 @@
 import pytest
 from matchplay import play, score
 
-from scoreboard.matchlog import LogError
+from scoreboard.core.matchlog import LogError
 
 
 def test_FP_5_2_legal_pot_striker_shoots_again():

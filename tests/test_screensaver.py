@@ -5,11 +5,11 @@ on luma's real SSD1306 driver over its noop bus and a MAX7219, in simulated time
 import pytest
 
 from scoreboard import config as configuration
-from scoreboard.app import App
 from scoreboard.display import create_displays
 from scoreboard.inputs.events import ButtonHold, ButtonPress, Pot
-from scoreboard.loop import ManualClock
-from scoreboard.screensaver import SAVER_STEP
+from scoreboard.table.app import App
+from scoreboard.table.loop import ManualClock
+from scoreboard.table.screen_saver import SAVER_STEP
 
 TOML = """
 [display]

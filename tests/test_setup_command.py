@@ -1,16 +1,16 @@
-"""The next match's settings as a command on the app's one queue (setup_screen/command.py):
+"""The next match's settings as a command on the app's one queue (table/setup/command.py):
 what the phone page and the club's MQTT `assign` send through the local socket."""
 
 import pytest
 
 from scoreboard import config as configuration
-from scoreboard.app import App
+from scoreboard.core.matchlog import replay
+from scoreboard.core.settings import MatchSettings, SettingsError
 from scoreboard.inputs.events import ButtonHold, ButtonPress, Pot
-from scoreboard.journal import read_journal
-from scoreboard.loop import ManualClock
-from scoreboard.matchlog import replay
-from scoreboard.setup_screen.command import SetupNext, from_payload
-from scoreboard.setup_screen.settings import MatchSettings, SettingsError
+from scoreboard.store.journal import read_journal
+from scoreboard.table.app import App
+from scoreboard.table.loop import ManualClock
+from scoreboard.table.setup.command import SetupNext, from_payload
 
 
 class Screen:

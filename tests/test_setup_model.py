@@ -1,8 +1,8 @@
-"""The setup screen's logic alone (setup_screen/model.py): what each button does in each mode."""
+"""The setup screen's logic alone (table/setup/model.py): what each button does in each mode."""
 
-from scoreboard.setup_screen import model
-from scoreboard.setup_screen.model import CLOSE, START, Draft, letters, open_draft, press
-from scoreboard.setup_screen.settings import NAME_LETTERS, MatchSettings
+from scoreboard.core.settings import NAME_LETTERS, MatchSettings
+from scoreboard.table.setup import model
+from scoreboard.table.setup.model import CLOSE, START, Draft, letters, open_draft, press
 
 SETTINGS = MatchSettings(players=("Олена", "Тарас"), race=3, lang="uk")
 

@@ -1,5 +1,5 @@
 """The setup screen through the real appliance: gpiozero MockFactory buttons, luma's dummy
-display, simulated time (scoreboard/setup_screen/, issue 11)."""
+display, simulated time (scoreboard/table/setup/, issue 11)."""
 
 import dataclasses
 import json
@@ -8,11 +8,11 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from scoreboard import config as configuration
-from scoreboard.appliance import Appliance
+from scoreboard.core.matchlog import replay
 from scoreboard.display import create_displays
-from scoreboard.journal import list_archive, read_journal
-from scoreboard.loop import ManualClock
-from scoreboard.matchlog import replay
+from scoreboard.store.journal import list_archive, read_journal
+from scoreboard.table.loop import ManualClock
+from scoreboard.table.wiring import Appliance
 
 CONFIG = (
     '[match]\nplayer_a = "Олена"\nplayer_b = "Тарас"\ntarget = 1\nroster = ["Ірина", "Богдан"]\n'

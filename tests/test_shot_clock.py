@@ -9,14 +9,14 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from gpiozero.tones import Tone
 
 from scoreboard import config as configuration
-from scoreboard.app import Shown
-from scoreboard.appliance import Appliance
-from scoreboard.beeper import Beeper
 from scoreboard.display import create_displays
 from scoreboard.display.render import panel, render
 from scoreboard.inputs.events import ButtonPress, Pot
-from scoreboard.journal import read_journal
-from scoreboard.loop import ManualClock
+from scoreboard.store.journal import read_journal
+from scoreboard.table.app import Shown
+from scoreboard.table.beeper import Beeper
+from scoreboard.table.loop import ManualClock
+from scoreboard.table.wiring import Appliance
 
 START = 1000.0  # make_app's ManualClock starts here; the tests' times count from it
 CLOCK = "[shot_clock]\nseconds = 30.0\nwarning = 10.0\nextension = 20.0\n"
@@ -182,7 +182,7 @@ def test_the_beeper_sounds_the_shot_clock_on_its_tonal_buzzer(table):
 def test_the_beeper_plays_a_frame_s_end_and_a_new_fault():
     factory = MockFactory(pin_class=MockPWMPin)
     clock = ManualClock(0.0)
-    from scoreboard.loop import EventLoop
+    from scoreboard.table.loop import EventLoop
 
     loop = EventLoop(lambda event: None, clock=clock)
     beeper = Beeper(12, call_later=loop.call_later, pin_factory=factory)

@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 
 from scoreboard.cli import main
-from scoreboard.journal import read_journal
-from scoreboard.matchlog import replay
+from scoreboard.core.matchlog import replay
+from scoreboard.store.journal import read_journal
 
 
 class Sim:
@@ -164,8 +164,8 @@ def test_the_sims_terminal_names_the_configured_holds(monkeypatch):
 
     from scoreboard import config as configuration
     from scoreboard.display.render import render
-    from scoreboard.display.words import Timings
     from scoreboard.sim.session import screens_for
+    from scoreboard.texts.words import Timings
 
     _, terminal_side = pty.openpty()  # a terminal of no size: the picture is kept, not drawn
     monkeypatch.setattr(sys, "stdout", os.fdopen(terminal_side, "w"))

@@ -14,12 +14,12 @@ import pytest
 from luma.emulator.device import asciiblock
 from tmux import Tmux
 
+from scoreboard.core.matchlog import replay
 from scoreboard.display.devices import panel_for
 from scoreboard.display.render import render
-from scoreboard.journal import read_journal
-from scoreboard.matchlog import replay
 from scoreboard.sim.table import legend
 from scoreboard.sim.terminal import MIN_PICTURE_ROWS, TEXT_ROWS, fit, wrap_items
+from scoreboard.store.journal import read_journal
 
 ROOT = Path(__file__).resolve().parent.parent
 PANEL = panel_for({"driver": "emulator-terminal", "emulates": "ssd1306"})
@@ -121,10 +121,10 @@ def test_the_pairing_code_is_said_in_words_under_the_picture(tmp_path, lang, tit
     import io
 
     from scoreboard import config
-    from scoreboard.app import App
-    from scoreboard.display.i18n import translator
-    from scoreboard.loop import ManualClock
     from scoreboard.sim.terminal import TextScreen
+    from scoreboard.table.app import App
+    from scoreboard.table.loop import ManualClock
+    from scoreboard.texts.i18n import translator
 
     out = io.StringIO()
     words = TextScreen(out, layout=None, legend=legend, lang=lang)
@@ -145,10 +145,10 @@ def test_the_words_say_the_setup_screen_when_the_picture_shows_it(tmp_path):
     import io
 
     from scoreboard import config
-    from scoreboard.app import App
     from scoreboard.inputs.events import ButtonHold, ButtonPress
-    from scoreboard.loop import ManualClock
     from scoreboard.sim.terminal import TextScreen
+    from scoreboard.table.app import App
+    from scoreboard.table.loop import ManualClock
 
     out = io.StringIO()
     words = TextScreen(out, layout=None, legend=legend, lang="en")

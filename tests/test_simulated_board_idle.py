@@ -9,7 +9,8 @@ import time
 from scoreboard.inputs.portable import framing, messages
 from scoreboard.inputs.sensorboard import SensorBoardLink
 from scoreboard.inputs.simulated_board import SimulatedBoard
-from scoreboard.loop import ManualClock
+from scoreboard.store.pot_ledger import PotLedger
+from scoreboard.table.loop import ManualClock
 
 HOUR_MS = 3_600_000
 
@@ -24,7 +25,9 @@ def run(board, link, clock, seconds, step=0.01):
 def test_idle_until_the_next_heartbeat_busy_from_a_ball_until_its_pot_is_acked_and_flashed():
     clock, events = ManualClock(100.0), []
     board, path = SimulatedBoard.open_pty(clock, seed=4)
-    link = SensorBoardLink(events.append, port=path, clock=clock, read_timeout=0)
+    link = SensorBoardLink(
+        events.append, port=path, clock=clock, read_timeout=0, own_ledger=PotLedger
+    )
     try:
         assert board._idle_for() is False  # just booted: its hello and its store to write
         run(board, link, clock, 1.0)

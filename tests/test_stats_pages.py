@@ -6,8 +6,8 @@ import dataclasses
 import pytest
 
 from scoreboard.inputs.events import ButtonPress, Pot
-from scoreboard.journal import read_journal
-from scoreboard.stats_pages import PAGES
+from scoreboard.store.journal import read_journal
+from scoreboard.table.stats_pages import PAGES
 
 FRAME = '[match]\nplayer_a = "Олена"\nplayer_b = "Тарас"\nrace = 2\ntarget = 2\n'
 

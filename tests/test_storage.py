@@ -5,8 +5,8 @@ import os
 
 import pytest
 
-from scoreboard.journal import list_archive, read_journal
-from scoreboard.storage import Storage, StorageFault, classify, diagnose
+from scoreboard.store.journal import list_archive, read_journal
+from scoreboard.store.storage import Storage, StorageFault, classify, diagnose
 
 
 @pytest.fixture

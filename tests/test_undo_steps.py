@@ -7,13 +7,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scoreboard.core.match import CANCEL, UNDO, Amend, Match
+from scoreboard.core.matchlog import LogError, format_event, parse_line, replay
 from scoreboard.inputs.events import ButtonHold, ButtonPress, Pot
-from scoreboard.journal import read_journal
-from scoreboard.match import CANCEL, UNDO, Amend, Match
-from scoreboard.matchlog import LogError, format_event, parse_line, replay
 from scoreboard.rules.errors import RuleError
 from scoreboard.rules.events import Choice, Choose, NextFrame, Shot
 from scoreboard.rules.fouls import FoulKind
+from scoreboard.store.journal import read_journal
 
 NAMES = '[match]\nplayer_a = "Olena"\nplayer_b = "Taras"\n'
 

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from scoreboard.bridge import socket_path
-from scoreboard.bridge.commands import CommandTable
 from scoreboard.bridge.protocol import (
     MAX_LINE,
     Command,
@@ -52,11 +51,11 @@ class TableBridge:
         app,
         path: str | os.PathLike,
         *,
-        commands: CommandTable,
+        commands,
         buffer_limit: int = BUFFER_LIMIT,
     ):
         self.app = app
-        self.commands = commands  # the wiring's (appliance.command_table())
+        self.commands = commands  # the wiring's (wiring.command_table())
         self.path = Path(path)
         self.buffer_limit = buffer_limit
         self.dropped = 0  # clients dropped for not reading (a figure for tests and benches)
@@ -143,7 +142,7 @@ class TableBridge:
                 self._post(self._broadcast, encode(event_message(n, line)))
 
     def pairing_asked(self) -> None:
-        """UNDO held, then FOUL, at the table (scoreboard/phone/): the net process is asked for a
+        """UNDO held, then FOUL, at the table (scoreboard/table/phone/): the net process is asked for a
         code."""
         self._post(self._broadcast, encode({"type": "pairing-asked"}))
 

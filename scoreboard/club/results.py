@@ -16,8 +16,8 @@ import os
 from datetime import UTC, date, datetime
 from pathlib import Path
 
-from scoreboard.history_rows import COLUMNS, flat
 from scoreboard.mqtt.results import digest
+from scoreboard.store.history_rows import COLUMNS, flat
 
 CSV_COLUMNS = ["table", "match_id", *COLUMNS[1:-1]]  # no archive number or archived flag
 

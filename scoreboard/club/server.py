@@ -14,10 +14,10 @@ from aiohttp import web
 
 from scoreboard.club.hall import Hall
 from scoreboard.club.results import ResultBook
+from scoreboard.core.settings import OPTIONS
 from scoreboard.mqtt import topics
 from scoreboard.net import security
 from scoreboard.rules.setup import hidden_characters
-from scoreboard.setup_screen.settings import OPTIONS
 
 LOGGER = logging.getLogger("scoreboard.club")
 STATIC = Path(__file__).with_name("static")

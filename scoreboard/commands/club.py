@@ -7,7 +7,7 @@ import logging
 import signal
 from pathlib import Path
 
-from scoreboard.cli import UsageError
+from scoreboard.commands import UsageError
 
 
 def register(subparsers) -> None:

@@ -1,6 +1,6 @@
 """`scoreboard config check [PATH]`: check a config file without starting, and summarise it."""
 
-from scoreboard.cli import UsageError
+from scoreboard.commands import UsageError
 from scoreboard.config import DEFAULT_PATH, Config, ConfigError, load
 from scoreboard.display.drivers import size
 

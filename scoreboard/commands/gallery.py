@@ -5,15 +5,15 @@ from pathlib import Path
 
 from PIL import Image
 
-from scoreboard.cli import UsageError
+from scoreboard.commands import UsageError
+from scoreboard.core.matchlog import replay
+from scoreboard.core.settings import MatchSettings
 from scoreboard.display import DISPLAYS, LANGUAGES
 from scoreboard.display.render import panel, render, render_saver
-from scoreboard.loop import EventLoop, ManualClock
-from scoreboard.matchlog import replay
-from scoreboard.setup_screen import model
-from scoreboard.setup_screen.settings import MatchSettings
-from scoreboard.shot_clock import ShotClock
-from scoreboard.stats_pages import PAGES
+from scoreboard.table.loop import EventLoop, ManualClock
+from scoreboard.table.setup import model
+from scoreboard.table.shot_clock import ShotClock
+from scoreboard.table.stats_pages import PAGES
 
 # Faults and a hint drawn over the play screen, to show the overlay in the gallery.
 FAULTS = [{"kind": "sensor-stuck", "pocket": 3}, {"kind": "board-lost"}]
@@ -44,7 +44,7 @@ def with_shot_clock(snap: dict, *, seconds=30.0, after=18.0) -> dict:
     return snap | {"shot_clock": shot_clock.view()}
 
 
-# The setup screen (scoreboard/setup_screen/), each picture the state the four buttons reach
+# The setup screen (scoreboard/table/setup/), each picture the state the four buttons reach
 # from the screen as it opens after the match-over sample: keys as the model takes them
 # ("A", "B", "foul", "undo"; "A+"/"B+" held).
 SETUP_KEYS = {
@@ -87,7 +87,7 @@ def gallery_images(*, scale: int = 4):
     """The gallery's pictures as (<display>/<lang>/<sample>.png, image), not yet written."""
     cases = dict(samples()) | setup_samples()
     cases["play-faults"] = (cases["play"], {"faults": FAULTS})
-    cases["saver"] = cases["play"]  # scoreboard/screensaver.py
+    cases["saver"] = cases["play"]  # scoreboard/table/screen_saver.py
     cases["play-shot-clock"] = with_shot_clock(cases["play"])  # shot_clock.py
     for page in PAGES[1:]:  # the statistics pages of a match with fouls and time marks
         cases[f"match-over-{page}"] = cases["match-over-timed"] | {"page": page}

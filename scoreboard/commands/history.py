@@ -6,7 +6,7 @@ import json
 import sys
 
 from scoreboard.commands.status import add_state_dir, cannot_read, played_in, state_dir
-from scoreboard.history_rows import COLUMNS, flat, rows
+from scoreboard.store.history_rows import COLUMNS, flat, rows
 
 
 def register(subparsers) -> None:

@@ -4,7 +4,7 @@ web face (issue 12), a process of its own beside `scoreboard run` (scoreboard-ne
 import importlib.util
 
 from scoreboard import config as configuration
-from scoreboard.cli import UsageError
+from scoreboard.commands import UsageError
 from scoreboard.commands.status import add_state_dir, state_dir
 
 MISSING = (

@@ -5,7 +5,7 @@ paired with this table (issue 12); `--revoke ID` unpairs one at once. The list
 import json
 import time
 
-from scoreboard.cli import UsageError
+from scoreboard.commands import UsageError
 from scoreboard.commands.status import add_state_dir, cannot_read, state_dir
 from scoreboard.net.phones import Phones, PhonesDamaged
 

@@ -2,7 +2,7 @@
 
 import json
 
-from scoreboard.cli import UsageError
+from scoreboard.commands import UsageError
 from scoreboard.rules.errors import RuleError
 from scoreboard.rules.rack import layout, picture
 

@@ -6,10 +6,10 @@ import sys
 from collections.abc import Iterator
 from typing import BinaryIO
 
-from scoreboard.cli import UsageError
+from scoreboard.commands import UsageError
+from scoreboard.core.matchlog import LogError, replay
+from scoreboard.core.summary import describe
 from scoreboard.display import DISPLAYS, LANGUAGES
-from scoreboard.matchlog import LogError, replay
-from scoreboard.summary import describe
 
 
 def register(subparsers) -> None:

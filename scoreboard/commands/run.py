@@ -5,7 +5,7 @@ import signal
 import sys
 
 from scoreboard import config as configuration
-from scoreboard.cli import UsageError
+from scoreboard.commands import UsageError
 
 
 def register(subparsers) -> None:
@@ -36,9 +36,9 @@ def configure_logging(config) -> None:
 def run(args) -> int:
     from gpiozero.exc import BadPinFactory
 
-    from scoreboard.appliance import Appliance
-    from scoreboard.journal import JournalError
-    from scoreboard.service import systemd_notifier
+    from scoreboard.store.journal import JournalError
+    from scoreboard.table.service import systemd_notifier
+    from scoreboard.table.wiring import Appliance
 
     try:
         config = configuration.load(args.config)

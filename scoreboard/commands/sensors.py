@@ -9,7 +9,7 @@ It keeps going through garbage on the line, unplugging and board resets until Ct
 import json
 import time
 
-from scoreboard.cli import UsageError
+from scoreboard.commands import UsageError
 from scoreboard.inputs.events import (
     BoardFault,
     BoardHello,
@@ -19,6 +19,7 @@ from scoreboard.inputs.events import (
     SensorStuck,
 )
 from scoreboard.inputs.sensorboard import SensorBoardLink
+from scoreboard.store.pot_ledger import PotLedger
 
 
 def register(subparsers) -> None:
@@ -106,7 +107,9 @@ class Monitor:
         self.as_json = as_json
         self.write = write or (lambda line: print(line, flush=True))
         self.events = []
-        self.link = SensorBoardLink(self.events.append, port=port, clock=clock, **link)
+        self.link = SensorBoardLink(
+            self.events.append, port=port, clock=clock, own_ledger=PotLedger, **link
+        )
         self._shown = {"state": None, "blocked": 0, "errors": 0}
 
     def step(self, now=None):

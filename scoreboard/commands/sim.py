@@ -5,7 +5,7 @@ import importlib.util
 from dataclasses import replace
 
 from scoreboard import config as configuration
-from scoreboard.cli import UsageError
+from scoreboard.commands import UsageError
 from scoreboard.display import DISPLAYS, LANGUAGES
 
 DEFAULT_STATE_DIR = "state"
@@ -72,8 +72,8 @@ def run(args) -> int:
             found = False
         if not found:
             raise UsageError(MISSING_EMULATOR.format(module=module))
-    from scoreboard.journal import JournalError
     from scoreboard.sim import run_sim
+    from scoreboard.store.journal import JournalError
 
     try:
         config = configuration.load(args.config) if args.config else configuration.default()

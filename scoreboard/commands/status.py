@@ -6,11 +6,11 @@ import sys
 from pathlib import Path
 
 from scoreboard import config as configuration
-from scoreboard.cli import UsageError
-from scoreboard.journal import JOURNAL_NAME, Replay, read_journal
-from scoreboard.matchlog import LogError, replay
-from scoreboard.storage import classify, diagnose
-from scoreboard.summary import describe
+from scoreboard.commands import UsageError
+from scoreboard.core.matchlog import LogError, replay
+from scoreboard.core.summary import describe
+from scoreboard.store.journal import JOURNAL_NAME, Replay, read_journal
+from scoreboard.store.storage import classify, diagnose
 
 
 def add_state_dir(parser) -> None:

@@ -31,7 +31,7 @@ is a short text (one from screens/faults.py HINTS is translated).
 import importlib
 
 from scoreboard.display.drivers import PANELS
-from scoreboard.display.i18n import LANGUAGES
+from scoreboard.texts.i18n import LANGUAGES
 
 DISPLAYS = PANELS
 
@@ -57,9 +57,9 @@ def render_png(
 ):
     """The screen for `snapshot` as a PNG file at the display's own resolution."""
     from scoreboard.display.devices import DisplayError
-    from scoreboard.display.i18n import LanguageError
     from scoreboard.display.render import RenderError, panel, render
     from scoreboard.display.screens import PhaseError
+    from scoreboard.texts.i18n import LanguageError
 
     try:
         image = render(

@@ -9,9 +9,9 @@ from scoreboard.display import led, screens
 from scoreboard.display.canvas import Canvas
 from scoreboard.display.drivers import DRIVERS
 from scoreboard.display.drivers import PANELS as PANEL_NAMES
-from scoreboard.display.i18n import DEFAULT_LANGUAGE, translator
 from scoreboard.display.screens import pairing, saver
-from scoreboard.display.words import Words
+from scoreboard.texts.i18n import DEFAULT_LANGUAGE, translator
+from scoreboard.texts.words import Words
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ def render(
 
 
 def render_saver(snapshot: dict, p: Panel, step: int) -> Image.Image:
-    """The screen saver's picture at `step` (scoreboard/screensaver.py)."""
+    """The screen saver's picture at `step` (scoreboard/table/screen_saver.py)."""
     return saver.draw(Canvas(p.width, p.height, p.mode), snapshot, step).image
 
 

@@ -6,8 +6,8 @@ import time
 from luma.core.virtual import sevensegment
 
 from scoreboard.display import devices, led
-from scoreboard.display.i18n import DEFAULT_LANGUAGE, translator
 from scoreboard.display.render import render, render_pairing, render_saver
+from scoreboard.texts.i18n import DEFAULT_LANGUAGE, translator
 
 log = logging.getLogger("scoreboard.display")
 
@@ -35,11 +35,11 @@ class Screen:
         self.counter = counter
         self.segments = sevensegment(device) if segments else None
         self.failed: str | None = None
-        # OLED burn-in (scoreboard/screensaver.py): an OLED dims and shows the saver; the
+        # OLED burn-in (scoreboard/table/screen_saver.py): an OLED dims and shows the saver; the
         # LED digits do not burn in. `saver_step` set: the saver is shown, at that step.
         self.burns_in = not panel.matrix and not segments
         self.saver_step: int | None = None
-        # A phone's pairing code (scoreboard/phone/): (code, url) while an OLED shows it.
+        # A phone's pairing code (scoreboard/table/phone/): (code, url) while an OLED shows it.
         self.pairing: tuple[str, str] | None = None
         self.contrast = contrast  # the configured contrast, restored on waking
         self.level: int | None = contrast  # the contrast the device was last set to

@@ -46,7 +46,7 @@ class Pot:
     `source` is "gpio" or "board"; a board pot carries its `serial`, unique within the
     board's `store`, so a journal can recognise a pot it has already seen, and `prev`,
     the serial the board sent before it: it may count only once that one is held
-    (scoreboard/pot_ledger.py). A board's `pocket` is as it came: the ledger checks it.
+    (scoreboard/store/pot_ledger.py). A board's `pocket` is as it came: the ledger checks it.
     `retract`: the ball counted in `pocket` on its leading edge was a stuck beam, not a
     ball, and is taken back (pocket_counter.RETRACT).
     """

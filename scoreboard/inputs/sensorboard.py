@@ -2,12 +2,13 @@
 
 One `SensorBoardLink` owns one serial port. Its thread (or a test calling `step()`)
 only reads, decodes and `put()`s events; nothing here touches the game state.
-Which pots count is the pot ledger's to say (scoreboard/pot_ledger.py, PROTOCOL.md):
+Which pots count is the pot ledger's to say (scoreboard/store/pot_ledger.py, PROTOCOL.md):
 - with `ack_when_durable` (the appliance) the link puts every pot the board sends,
   answers a hello only with the app's ledger's `sync()` and acks only what the app says
   is durable (`acknowledge()`), so the journal decides;
 - without it (the `sensors` monitor, tests) the link keeps a ledger of its own in
-  memory and puts each pot once, in order;
+  memory and puts each pot once, in order: `own_ledger(write=, sync=, ack=)` builds it (the
+  store's PotLedger, passed in: the inputs never import the store);
 - a reset of the board (new boot id) gives BoardHello(reset=True); pots it kept
   across the reset still arrive, once;
 - the board's own losses (outbox full, edge ring overflow) and a board running another
@@ -36,7 +37,6 @@ from scoreboard.inputs.events import (
 )
 from scoreboard.inputs.portable import framing, messages
 from scoreboard.inputs.portable.board import POCKETS, VERSION
-from scoreboard.pot_ledger import PotLedger
 
 # The Raspberry Pi Pico running MicroPython enumerates as 2E8A:0005: the config's default
 # ([sensors] usb_vid, usb_pid), its one home.
@@ -81,6 +81,7 @@ class SensorBoardLink:
         read_timeout=0.05,
         open_serial=_open_serial,
         ack_when_durable=False,
+        own_ledger=None,
     ):
         self.put = put
         self.port = port
@@ -109,8 +110,9 @@ class SensorBoardLink:
         # app's ledger answers hellos (`sync`) and drops resends. Otherwise our own.
         self.ledger = None
         if not ack_when_durable:
-            self.ledger = PotLedger(write=self._hold)
-            self.ledger.sync, self.ledger.ack = self.sync, self.acknowledge
+            if own_ledger is None:
+                raise TypeError("a link without ack_when_durable needs own_ledger (PotLedger)")
+            self.ledger = own_ledger(write=self._hold, sync=self.sync, ack=self.acknowledge)
         self._synced = None  # the boot id the ledger has answered
         self._held = 0  # the highest serial the board may forget (durable)
         self._floor = 0  # the board numbers new pots above this

@@ -1,7 +1,7 @@
 """Finished matches for `fp/v1/<table>/result/<match_id>`, kept until the broker has them.
 
 The matches themselves are durable already: the journal holds the one just finished, the
-archive the others (scoreboard/journal.py). This file only remembers which of them the broker
+archive the others (scoreboard/store/journal.py). This file only remembers which of them the broker
 has acknowledged (PUBACK, QoS 1): ``<dir>/mqtt-results.json`` with the moment the table first
 published (archived matches older than that are not sent; the one just finished always is) and, per match id, a digest of what was acknowledged;
 and the id of the club's last `assign` the table took, so a retained assign is taken once.
@@ -17,9 +17,9 @@ import logging
 import os
 from pathlib import Path
 
-from scoreboard.history_rows import just_finished
-from scoreboard.journal import ARCHIVE_DIR, last_archived, list_archive
 from scoreboard.mqtt import topics
+from scoreboard.store.history_rows import just_finished
+from scoreboard.store.journal import ARCHIVE_DIR, last_archived, list_archive
 
 LOGGER = logging.getLogger("scoreboard.mqtt")
 FILE_NAME = "mqtt-results.json"

@@ -8,7 +8,7 @@ import json
 import re
 from datetime import UTC, datetime
 
-from scoreboard.display.i18n import LANGUAGES
+from scoreboard.texts.i18n import LANGUAGES
 
 PREFIX = "fp/v1"
 ONLINE, OFFLINE = "online", "offline"

@@ -1,5 +1,5 @@
 """The pairing page (`/pair`, issue 12) in the display's language: its words come from the
-display's gettext catalogs (scoreboard/display/locale/), as the other pages' do (view.py);
+display's gettext catalogs (scoreboard/texts/locale/), as the other pages' do (view.py);
 the page's script says what a refusal means from its status, in those words too."""
 
 import html

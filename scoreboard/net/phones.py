@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from scoreboard.durable import replace_file
+from scoreboard.store.durable import replace_file
 
 LIFETIME = 30 * 24 * 3600.0  # seconds a pairing is good for
 FILE_NAME = "phones.json"

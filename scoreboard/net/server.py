@@ -15,14 +15,14 @@ from string import Template
 
 from aiohttp import web
 
-from scoreboard import history_rows as history
 from scoreboard.bridge import socket_path
 from scoreboard.bridge.client import TableClient
-from scoreboard.journal import read_journal
-from scoreboard.matchlog import replay
+from scoreboard.core.matchlog import replay
 from scoreboard.net import writes
 from scoreboard.net.sse import HEARTBEAT_SECONDS, Hub, sse
 from scoreboard.net.view import page_words, view
+from scoreboard.store import history_rows as history
+from scoreboard.store.journal import read_journal
 
 HERE = Path(__file__).parent
 STATIC, PAGES = HERE / "static", HERE / "pages"

@@ -1,12 +1,11 @@
 """What the web pages say about a table's state, in the display's language: the texts are
 made here, from the display's own gettext catalogs, so the browser only places them."""
 
-from scoreboard.display.i18n import LANGUAGES, translator
-from scoreboard.display.screens.faults import HINTS, MESSAGES, NOT_SAVED, TO_DO, WHAT_IS_WRONG
-from scoreboard.display.screens.parts import KINDS
-from scoreboard.display.words import Timings, Words
+from scoreboard.texts.i18n import LANGUAGES, translator
+from scoreboard.texts.messages import HINTS, KINDS, MESSAGES, NOT_SAVED, TO_DO, WHAT_IS_WRONG
+from scoreboard.texts.words import Timings, Words
 
-# The pages' own words (in the catalogs with the display's, scoreboard/display/locale/).
+# The pages' own words (in the catalogs with the display's, scoreboard/texts/locale/).
 PAGE_WORDS = {
     "title": "Live score",
     "at_table": "At the table",

@@ -14,11 +14,9 @@ from functools import partial
 
 from gpiozero.pins.mock import MockFactory
 
-from scoreboard.appliance import Appliance
 from scoreboard.config import Config
 from scoreboard.display import LANGUAGES, Screen, create_displays
 from scoreboard.display.devices import panel_for
-from scoreboard.display.words import Timings
 from scoreboard.inputs.simulated_board import SimulatedBoard
 from scoreboard.sim.table import (
     BALL_SECONDS,
@@ -30,6 +28,8 @@ from scoreboard.sim.table import (
     web_problem,
 )
 from scoreboard.sim.terminal import FittedTerminal, TextScreen, fit
+from scoreboard.table.wiring import Appliance
+from scoreboard.texts.words import Timings
 
 
 @dataclass(frozen=True)

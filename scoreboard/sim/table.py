@@ -6,10 +6,10 @@ import time
 
 from gpiozero.pins.mock import MockFactory
 
-from scoreboard.appliance import panel_buttons
 from scoreboard.config import Config
 from scoreboard.inputs.events import Button
 from scoreboard.inputs.simulated_board import SimulatedBoard
+from scoreboard.table.wiring import panel_buttons
 
 PRESS_SECONDS = 0.12
 HOLD_MARGIN = 0.3  # held this much past the hold time

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from luma.emulator.device import asciiblock
 from PIL import Image
 
-from scoreboard.display.i18n import translator
-from scoreboard.display.screens.faults import hint_text
+from scoreboard.core.summary import describe
 from scoreboard.display.screens.setup import row_text
-from scoreboard.display.words import Words
-from scoreboard.summary import describe
+from scoreboard.texts.i18n import translator
+from scoreboard.texts.messages import hint_text
+from scoreboard.texts.words import Words
 
 TEXT_ROWS = 4  # the score in words (three lines) and a hint or a fault, under the picture
 MIN_PICTURE_ROWS = 6  # below this the picture says nothing: text only

@@ -1,7 +1,7 @@
 """The OLED screens, one module per phase; `draw(canvas, snapshot, lang=...)` picks one."""
 
+from scoreboard.core.phase import Phase
 from scoreboard.display.canvas import Canvas
-from scoreboard.display.i18n import translator
 from scoreboard.display.screens import (
     break_foul,
     foul,
@@ -12,8 +12,8 @@ from scoreboard.display.screens import (
     setup,
 )
 from scoreboard.display.screens.faults import overlay
-from scoreboard.display.words import Timings, Words
-from scoreboard.phase import Phase
+from scoreboard.texts.i18n import translator
+from scoreboard.texts.words import Timings, Words
 
 PHASES = {
     Phase.LAG: lag,

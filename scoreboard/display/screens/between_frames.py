@@ -1,15 +1,17 @@
-"""The statistics pages between frames and at match end (scoreboard/stats_pages.py): frame
+"""The statistics pages between frames and at match end (scoreboard/table/stats_pages.py): frame
 scores with the time each frame took, longest runs, pots and fouls, fouls by kind. Each
 player's figure is on his side, above his name and button. Between frames FOUL turns the
 page; at match end FOUL opens the setup screen and the pages turn by time only, so the
 title says "FOUL" only where FOUL turns them."""
 
+from scoreboard.core.frame_clock import clock_text
+from scoreboard.core.phase import Phase
 from scoreboard.display.canvas import ROWS
-from scoreboard.display.screens.parts import KINDS, buttons, frames_text
-from scoreboard.frame_clock import clock_text
-from scoreboard.phase import Phase
-from scoreboard.stats_pages import PAGES as PAGE_ORDER
+from scoreboard.display.screens.parts import buttons, frames_text
+from scoreboard.texts.messages import KINDS
 
+# The pages in the order FOUL turns them (the table counts them: scoreboard/table/stats_pages.py).
+PAGES = ("result", "frames", "stats", "fouls")
 SHOWN_ROWS = (ROWS[1], ROWS[2], ROWS[3])  # three rows between the title and the names
 
 
@@ -25,7 +27,7 @@ def draw(c, snap, t, page: str) -> int:
         "fouls": t.gettext("Fouls by kind") if c.wide else t.gettext("Fouls"),
     }
     label = "{i}/{n}" if snap["phase"] == Phase.MATCH_OVER else t.gettext("FOUL {i}/{n}")
-    number = label.format(i=PAGE_ORDER.index(page) + 1, n=len(PAGE_ORDER))
+    number = label.format(i=PAGES.index(page) + 1, n=len(PAGES))
     c.bar(ROWS[0], "{s}", right=number, s=titles[page])
     {"frames": _frames, "stats": _figures, "fouls": _fouls}[page](c, snap, t)
     # A or B: the next frame, as on the result page; the names say whose figures are where.

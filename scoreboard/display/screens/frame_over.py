@@ -1,10 +1,10 @@
 """The end of a frame and of the match: the winner, the frame score, the match score, and
 what the buttons do now (a player's button: the next frame; UNDO held: a new match)."""
 
+from scoreboard.core.phase import Phase
 from scoreboard.display.canvas import ROWS
 from scoreboard.display.screens import between_frames
 from scoreboard.display.screens.parts import buttons, frames_text, name, score_text
-from scoreboard.phase import Phase
 
 
 def draw(c, snap, t) -> int:
@@ -15,7 +15,7 @@ def draw(c, snap, t) -> int:
     if match_over:
         c.bar(ROWS[0], t.gettext("Match over"))
         winner, big, small = snap["winner"], frames_text(snap), score_text(snap)
-        todo = t.gettext("A or B: next match")  # the setup screen (setup_screen/)
+        todo = t.gettext("A or B: next match")  # the setup screen (table/setup/)
     else:
         c.bar(ROWS[0], t.gettext("Frame {n} over"), n=snap["frame"])
         winner, big, small = snap["frame_winner"], score_text(snap), frames_text(snap)

@@ -1,6 +1,7 @@
 """Pieces several screens share: the button row, names, scores, foul kinds."""
 
 from scoreboard.display.canvas import ROWS, Canvas
+from scoreboard.texts.messages import KINDS
 
 SIDES = ("A", "B")
 
@@ -61,19 +62,3 @@ def rule_tag(c: Canvas, snap: dict, t) -> str:
     if snap.get("penalty") != "american":
         return ""
     return t.gettext("American") if c.wide else t.gettext("Am.")
-
-
-# Foul kinds as RULES.md names them; the clause is where each is defined.
-KINDS = {
-    "cue-tip": "not the cue tip",  # GR-5.1
-    "feet": "no foot on floor",  # GR-5.2
-    "no-contact": "no contact",  # GR-6.2, GR-6.4
-    "out-of-turn": "out of turn",  # GR-7.3
-    "illegal-break": "illegal break",  # GR-13.1
-    "early-stroke": "balls still moving",  # GR-15.2
-    "touched-ball": "touched a ball",  # GR-16
-    "double-hit": "double hit",  # GR-17
-    "push": "push",  # GR-18, GR-19.1
-    "jumped-ball": "ball off the table",  # FP-8, D-4
-    "other": "other",
-}

@@ -1,4 +1,4 @@
-"""The screen saver (scoreboard/screensaver.py): the score and the frames, small, in a
+"""The screen saver (scoreboard/table/screen_saver.py): the score and the frames, small, in a
 place that moves with every step, so no pixel stays lit for long (OLED burn-in)."""
 
 from scoreboard.display.canvas import Canvas

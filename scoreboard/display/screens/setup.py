@@ -1,4 +1,4 @@
-"""The setup screen (scoreboard/setup_screen/): the next match's settings, chosen with the four
+"""The setup screen (scoreboard/table/setup/): the next match's settings, chosen with the four
 buttons. Drawn from the snapshot's "setup" view (model.Draft.view); the match under it is
 not drawn. A title row, three rows of the menu, the name list or the letters, and a last row
 that says what the buttons do now (a hint or a fault takes that row for its few seconds)."""

@@ -9,7 +9,7 @@ function say(text) { $("message").textContent = text; }
 function word(name) { return $("message").dataset[name] || ""; }
 // What a refused pairing means, by its status.
 const REFUSED = { 400: "malformed", 401: "wrong", 429: "locked" };
-const WAITING = "waiting for OK at the table";  // the table's reply (scoreboard/bridge/commands.py)
+const WAITING = "waiting for OK at the table";  // the table's reply (scoreboard/table/commands.py)
 
 async function post(path, body) {
   const response = await fetch(path, {
