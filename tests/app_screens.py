@@ -4,7 +4,7 @@ import json
 
 from scoreboard.core.matchlog import replay
 from scoreboard.store.journal import read_journal
-from scoreboard.table.app import SCREEN_ONLY
+from scoreboard.table.presenter import SCREEN_ONLY
 from scoreboard.table.setup.model import Draft
 
 

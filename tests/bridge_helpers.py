@@ -31,13 +31,15 @@ def table(state_dir, config=None, *, lang="en", **kwargs) -> Appliance:
     clock = ManualClock(100.0)
     factory = MockFactory()
     screens = create_displays([{"driver": "dummy", "emulates": "ssd1306"}], lang=lang)
+    config = config or web_config()  # in the screens' language: the table speaks one
+    config = dataclasses.replace(config, display=dataclasses.replace(config.display, language=lang))
     a = Appliance(
-        config or web_config(),
+        config,
         state_dir=state_dir,
         screens=screens,
         pin_factory=factory,
         clock=clock,
-        log=lambda m: None,
+        log=kwargs.pop("log", lambda m: None),
         **kwargs,
     )
     a.clock, a.factory = clock, factory

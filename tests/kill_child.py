@@ -31,8 +31,9 @@ import scoreboard.store.journal
 from scoreboard import config as configuration
 from scoreboard.inputs.events import ButtonHold, ButtonPress, Pot
 from scoreboard.store.journal import list_archive
-from scoreboard.table.app import SCREEN_ONLY, App
+from scoreboard.table.app import App
 from scoreboard.table.loop import ManualClock
+from scoreboard.table.presenter import SCREEN_ONLY
 
 GIVE_UP_AFTER = 1500  # steps: an aim not met by then is killed where the child stands
 

@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 from scoreboard import config as configuration
 from scoreboard.inputs.debounce import ButtonDebouncer
 from scoreboard.inputs.events import Button, Pot
-from scoreboard.table.app import SCREEN_ONLY, App
+from scoreboard.table.app import App
 from scoreboard.table.loop import ManualClock
+from scoreboard.table.presenter import SCREEN_ONLY
 from scoreboard.table.wiring import command_table
 
 EPOCH = 1_750_000_000.0  # the wall clock at the ManualClock's 0: the journal's time marks
@@ -84,7 +85,7 @@ class Table:
             wall_clock=lambda: EPOCH + clock.now,
             log=lambda message: None,
         )
-        self.app.observers.append(self.net)
+        self.app.watch(self.net)
         self.app.start()
         holds = {Button.UNDO: t.undo_hold_time}
         self.buttons = {
@@ -183,7 +184,7 @@ class Table:
     def phone_asks_undo(self) -> None:
         """A paired phone's UNDO: it waits for an OK press at the table (table/phone_commands.py)."""
         self._timers()
-        COMMANDS.run(self.app, "undo", {"phone": "ab12cd"})
+        COMMANDS.run(self.app.controls(), "undo", {"phone": "ab12cd"})
 
     def phone_paired(self) -> None:
         """The code shown was used: the phone is paired."""

@@ -426,7 +426,7 @@ def test_CV_1_an_old_journal_with_play_after_a_lapse_that_reached_the_target_res
 def test_what_the_network_side_gets_is_the_matchs_data_not_the_screens_own():
     """Issue 20: the socket, SSE and MQTT get no setup, page or shot clock, nor which page of
     a fault a small screen shows (a long fault turning pages published every 2 s)."""
-    from scoreboard.table.app import SCREEN_ONLY, Shown
+    from scoreboard.table.presenter import SCREEN_ONLY, Shown
 
     snapshot = {"phase": "frame-over", "page": "stats", "shot_clock": {"left": 3}, "setup": {}}
     shown = Shown(snapshot, ({"kind": "not-saved", "problem": "full", "page": 2},), None)

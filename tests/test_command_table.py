@@ -43,12 +43,12 @@ def test_a_phones_undo_waits_for_an_ok_however_the_modules_are_imported(tmp_path
             app.loop.put(event)
             app.loop.run_pending()
         assert app.match.snapshot()["score"]["A"] == 1
-        assert table.run(app, "undo", {{"phone": "ab12cd"}}) == (True, WAITING)
+        assert table.run(app.controls(), "undo", {{"phone": "ab12cd"}}) == (True, WAITING)
         assert app.match.snapshot()["score"]["A"] == 1  # waits
         app.loop.put(ButtonPress("B", 1003.0))  # OK
         app.loop.run_pending()
         assert app.match.snapshot()["score"]["A"] == 0
-        ok, _ = table.run(app, "undo", {{}})  # the club's, no phone: at once
+        ok, _ = table.run(app.controls(), "undo", {{}})  # the club's, no phone: at once
         assert ok and app.match.snapshot()["phase"] == "lag"
         app.close()
         print("gated")

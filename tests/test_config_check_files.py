@@ -13,7 +13,7 @@ import pytest
 
 from scoreboard import config
 from scoreboard.store.journal import encode
-from scoreboard.table.app import setup_lines
+from scoreboard.table.recorder import setup_lines
 
 
 def check(path, timeout=300):

@@ -5,7 +5,7 @@ from matchplay import play
 
 from scoreboard import config as configuration
 from scoreboard.core.matchlog import LogError
-from scoreboard.table.app import setup_lines
+from scoreboard.table.recorder import setup_lines
 
 
 @pytest.mark.parametrize("b", ["Олена", "олена", " Олена "])

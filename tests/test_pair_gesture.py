@@ -30,7 +30,7 @@ def table(make_app):
     def start(race=2, more=""):
         app = make_app(f'[match]\nplayer_a = "Олена"\nplayer_b = "Тарас"\nrace = {race}\n{more}')
         app.net = NetProcess()
-        app.observers.append(app.net)
+        app.watch(app.net)
         return app
 
     return start

@@ -108,14 +108,17 @@ def test_a_roster_the_table_cannot_take_is_refused_with_the_reason(a, tmp_path, 
     assert a.app.desk.roster() == before
 
 
-def test_the_club_names_itself_as_the_sender_and_a_phone_cannot(a, tmp_path):
+def test_the_club_names_itself_as_the_sender_and_a_phone_cannot(tmp_path):
     logged = []
-    a.app.log = logged.append
-    client = LineClient(socket_path(tmp_path))
-    client.next()
-    assert command(client, a, "s1", "setup", source="club", race=2)["ok"]
-    assert command(client, a, "s2", "setup", phone="ab12cd", source="club", race=3)["ok"]
-    assert [m for m in logged if m.startswith("setup from")] == [
-        "setup from club: this match",
-        "setup from phone: this match",
-    ]
+    a = table(tmp_path, log=logged.append)
+    try:
+        client = LineClient(socket_path(tmp_path))
+        client.next()
+        assert command(client, a, "s1", "setup", source="club", race=2)["ok"]
+        assert command(client, a, "s2", "setup", phone="ab12cd", source="club", race=3)["ok"]
+        assert [m for m in logged if m.startswith("setup from")] == [
+            "setup from club: this match",
+            "setup from phone: this match",
+        ]
+    finally:
+        a.close()

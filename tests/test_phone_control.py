@@ -44,8 +44,7 @@ def table(tmp_path):
         log=lambda m: None,
     )
     app.net = NetProcess()
-    app.observers = getattr(app, "observers", [])
-    app.observers.append(app.net)
+    app.watch(app.net)
     app.start()
     app.clock = clock
     yield app
@@ -79,7 +78,7 @@ def test_holding_UNDO_then_pressing_FOUL_asks_the_net_process_for_a_code(table):
 
 
 def test_with_no_net_process_the_table_says_the_network_is_off(table):
-    table.observers.remove(table.net)
+    table.unwatch(table.net)
     feed(table, ButtonPress("A", 1.0), ButtonHold("undo", 3.0), ButtonPress("foul", 4.0))
     assert table.hint == "phone-no-network"
 

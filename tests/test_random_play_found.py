@@ -76,7 +76,7 @@ def test_a_phones_UNDO_OKd_at_the_table_just_after_UNDO_held_is_an_UNDO_not_a_ne
     feed(app, ButtonPress("A", T + 1), Pot(1, T + 5), Pot(2, T + 6))
     s, hint = feed(app, ButtonHold("undo", T + 20))
     assert hint == "confirm-new-match"
-    command_table().run(app, "undo", {"phone": "ab12cd"})  # waits for an OK at the table
+    command_table().run(app.controls(), "undo", {"phone": "ab12cd"})  # waits for an OK at the table
     s, hint = feed(app, ButtonPress("A", T + 22))  # OK
     assert s["score"] == {"A": 1, "B": 0} and s["phase"] == "play"
     assert hint == ("undone-pots", (("n", 1), ("name", "Olena")))

@@ -13,9 +13,9 @@ from scoreboard.display import create_displays
 from scoreboard.display.render import panel, render
 from scoreboard.inputs.events import ButtonPress, Pot
 from scoreboard.store.journal import read_journal
-from scoreboard.table.app import Shown
 from scoreboard.table.beeper import Beeper
 from scoreboard.table.loop import ManualClock
+from scoreboard.table.presenter import Shown
 from scoreboard.table.wiring import Appliance
 
 START = 1000.0  # make_app's ManualClock starts here; the tests' times count from it

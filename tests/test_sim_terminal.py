@@ -8,6 +8,7 @@ asciiblock art, so a wrong language or a stale picture fails, not only a missing
 """
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -128,7 +129,9 @@ def test_the_pairing_code_is_said_in_words_under_the_picture(tmp_path, lang, tit
 
     out = io.StringIO()
     words = TextScreen(out, layout=None, legend=legend, lang=lang)
-    app = App(config.default(), state_dir=tmp_path, screens=[words], clock=ManualClock(1.0),
+    in_lang = config.default()
+    in_lang = replace(in_lang, display=replace(in_lang.display, language=lang))
+    app = App(in_lang, state_dir=tmp_path, screens=[words], clock=ManualClock(1.0),
               log=lambda m: None)  # fmt: skip
     app.start()
     app.phone.show_code("042917", "http://table.local:8080/pair#code=042917")
@@ -153,7 +156,9 @@ def test_the_words_say_the_setup_screen_when_the_picture_shows_it(tmp_path):
     out = io.StringIO()
     words = TextScreen(out, layout=None, legend=legend, lang="en")
     clock = ManualClock(1.0)
-    app = App(config.default(), state_dir=tmp_path, screens=[words], clock=clock,
+    english = config.default()
+    english = replace(english, display=replace(english.display, language="en"))
+    app = App(english, state_dir=tmp_path, screens=[words], clock=clock,
               log=lambda m: None)  # fmt: skip
     app.start()
 

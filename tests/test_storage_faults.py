@@ -34,7 +34,7 @@ from scoreboard.display.devices import panel_for
 from scoreboard.display.render import render
 from scoreboard.inputs.simulated_board import SimulatedBoard
 from scoreboard.store.journal import Journal, list_archive, read_journal
-from scoreboard.table.app import setup_lines
+from scoreboard.table.recorder import setup_lines
 
 pytestmark = pytest.mark.skipif(
     os.geteuid() != 0, reason="tmpfs mounts, chattr and setpriv need root (CI runs as root)"

@@ -17,7 +17,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from scoreboard.bridge import socket_path
 from scoreboard.bridge.protocol import (
     MAX_LINE,
     Command,
@@ -46,16 +45,24 @@ class BridgeCommand:
 
 
 class TableBridge:
+    """`commands`: ``name in commands`` and ``commands.run(name, args) -> (ok, message)``, run
+    on the table's loop thread (the wiring's command table, bound to the table's controls);
+    `put(event)` puts an event on that loop; `show()` redraws after a command."""
+
     def __init__(
         self,
-        app,
         path: str | os.PathLike,
         *,
         commands,
+        put,
+        show=lambda: None,
+        log=print,
+        warn=print,
         buffer_limit: int = BUFFER_LIMIT,
     ):
-        self.app = app
-        self.commands = commands  # the wiring's (wiring.command_table())
+        self.commands = commands
+        self.put, self.show = put, show
+        self.log, self.warn = log, warn
         self.path = Path(path)
         self.buffer_limit = buffer_limit
         self.dropped = 0  # clients dropped for not reading (a figure for tests and benches)
@@ -66,14 +73,6 @@ class TableBridge:
         self._last_state: bytes | None = None  # the last state sent (the socket's thread)
         self._last_posted: bytes | None = None  # the last state posted (the loop's thread)
 
-    @classmethod
-    def for_app(cls, app, **kwargs) -> "TableBridge":
-        """Serve `<state_dir>/table.sock` for `app`: its observer and its commands' handler."""
-        bridge = cls(app, socket_path(app.storage.state_dir), **kwargs)
-        app.observers.append(bridge)
-        app.extra_handlers[BridgeCommand] = bridge.run_command
-        return bridge
-
     # -- start and stop (the wiring's thread) ---------------------------------------------------
     def start(self) -> None:
         sock = self._bind()
@@ -82,7 +81,7 @@ class TableBridge:
         self._thread.start()
         future = asyncio.run_coroutine_threadsafe(self._serve(sock), self._aio)
         future.result(timeout=10)
-        self.app.log(f"bridge: serving {self.path}")
+        self.log(f"bridge: serving {self.path}")
 
     def _bind(self) -> socket.socket:
         if len(os.fsencode(self.path)) > MAX_PATH:
@@ -125,12 +124,9 @@ class TableBridge:
 
     # -- the app's observer (the loop's thread): never waits -----------------------------------
     def shown(self, shown) -> None:
-        """A new picture on the screens (app.Shown), in the screens' language."""
-        app = self.app
-        lang = next((s.lang for s in app.screens if hasattr(s, "lang")), None)
-        lang = lang or app.config.display.language
+        """A new picture on the screens (presenter.Shown), in the screens' language."""
         snapshot, faults = shown.data()  # the match's, never the screens' own ticks
-        line = encode(state_message(snapshot, faults=faults, hint=shown.hint, lang=lang))
+        line = encode(state_message(snapshot, faults=faults, hint=shown.hint, lang=shown.lang))
         if line != self._last_posted:  # the same state again is no news
             self._last_posted = line
             self._post(self._state, line)
@@ -148,9 +144,9 @@ class TableBridge:
 
     def run_command(self, event: BridgeCommand) -> None:
         """On the loop's thread, like a button: run it, then answer, then show."""
-        ok, message = self.commands.run(self.app, event.command.cmd, event.command.args)
+        ok, message = self.commands.run(event.command.cmd, event.command.args)
         event.reply(ok, message)
-        self.app.show()
+        self.show()
 
     def _post(self, fn, *args) -> None:
         if self._aio is not None:
@@ -173,7 +169,7 @@ class TableBridge:
             return
         if transport.get_write_buffer_size() + len(line) > self.buffer_limit:
             self.dropped += 1
-            self.app.warn(f"bridge: a client that does not read was dropped ({self.dropped})")
+            self.warn(f"bridge: a client that does not read was dropped ({self.dropped})")
             self._clients.discard(writer)
             transport.abort()
             return
@@ -207,11 +203,11 @@ class TableBridge:
             self._send(writer, encode(reply_message("", False, str(exc))))
             return
         if command.cmd not in self.commands:  # answered here: the table is not disturbed
-            ok, message = self.commands.run(self.app, command.cmd, command.args)
+            ok, message = self.commands.run(command.cmd, command.args)
             self._send(writer, encode(reply_message(command.id, ok, message)))
             return
 
         def reply(ok: bool, message: str) -> None:  # on the loop's thread
             self._post(self._send, writer, encode(reply_message(command.id, ok, message)))
 
-        self.app.loop.put(BridgeCommand(command, reply))
+        self.put(BridgeCommand(command, reply))

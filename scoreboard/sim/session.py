@@ -101,13 +101,8 @@ def screens_for(
 def next_language(appliance: Appliance, _event=None) -> str:
     """On the loop: every screen on to the next language (uk, ru, en, uk...), redrawn."""
     app = appliance.app
-    current = next((s.lang for s in app.screens if hasattr(s, "lang")), LANGUAGES[0])
-    lang = LANGUAGES[(LANGUAGES.index(current) + 1) % len(LANGUAGES)]
+    lang = LANGUAGES[(LANGUAGES.index(app.lang) + 1) % len(LANGUAGES)]
     app.set_language(lang)  # the match's from now on: a restart keeps it
-    for screen in app.screens:  # all of them, whatever the journal could keep
-        if hasattr(screen, "lang"):
-            screen.lang = lang
-    app.shown = None  # the same state, drawn again in the new language
     app.show()
     return lang
 
@@ -155,8 +150,8 @@ def run_sim(
     in_lang = replace(config, display=replace(config.display, language=appliance.app.lang))
     shown, terminal = screens_for(in_lang, interactive=interactive, emulates=emulates, keys=keys)
     screens += shown
-    appliance.app.extra_handlers[NextLanguage] = lambda event: next_language(appliance)
-    appliance.app.extra_handlers[Drained] = lambda event: caught_up(appliance, event)
+    appliance.app.on(NextLanguage, lambda event: next_language(appliance))
+    appliance.app.on(Drained, lambda event: caught_up(appliance, event))
     table = SimulatedTable(config, factory, board)
     reader = threading.Thread(
         target=_read_keys, args=(table, appliance, interactive), name="keyboard", daemon=True
@@ -237,7 +232,7 @@ def _on_resize(appliance: Appliance, terminal: Terminal | None):
     if terminal is None:
         yield
         return
-    appliance.app.extra_handlers[Resized] = lambda event: terminal.resize()
+    appliance.app.on(Resized, lambda event: terminal.resize())
     previous = signal.signal(signal.SIGWINCH, lambda *_: appliance.loop.put(Resized()))
     try:
         yield

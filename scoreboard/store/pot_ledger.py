@@ -90,6 +90,11 @@ class PotLedger:
         for lines in journals:
             self.note(lines)
 
+    def connect(self, *, ack, sync) -> None:
+        """The link to the board this ledger answers: `ack(serial, store)` for what is
+        durable, `sync(boot_id, held, floor)` for a hello."""
+        self.ack, self.sync = ack, sync
+
     # -- the board says hello --------------------------------------------------------------
     def hello(self, hello: BoardHello) -> None:
         """Tell the board what the journal holds of its store and where to number from."""

@@ -12,18 +12,13 @@ whoever added it and whatever was imported. The net process decides who may send
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from scoreboard.inputs.events import ButtonPress
-from scoreboard.texts.i18n import translator
-from scoreboard.texts.messages import HINTS
-from scoreboard.texts.words import Timings, Words
-
 FAILED_HINTS = {"nothing-to-undo", "refused"}
 WAITING = "waiting for OK at the table"
 
 
 @dataclass(frozen=True)
 class Command:
-    fn: Callable  # fn(app, args: dict) -> (ok: bool, message: str)
+    fn: Callable  # fn(controls, args: dict) -> (ok: bool, message: str), table/controls.py
     needs_ok: str | None = None  # what a phone's request asks at the table (None: runs at once)
 
 
@@ -41,7 +36,11 @@ class CommandTable:
     def __contains__(self, name: str) -> bool:
         return name in self._commands
 
-    def run(self, app, name: str, args: dict) -> tuple[bool, str]:
+    def bound(self, controls) -> "BoundCommands":
+        """The table, run on `controls` (what the local socket's server calls)."""
+        return BoundCommands(self, controls)
+
+    def run(self, controls, name: str, args: dict) -> tuple[bool, str]:
         """Run a command on the loop's thread; an unknown one or one that fails is a reply.
         A phone's command that needs an OK waits for it (phone_control.py) and says so."""
         command = self._commands.get(name)
@@ -52,11 +51,11 @@ class CommandTable:
             phone = args.get("phone")
             if command.needs_ok and phone:
                 rest = {k: v for k, v in args.items() if k != "phone"}
-                app.phone.ask_ok(command.needs_ok, str(phone), lambda: command.fn(app, rest))
+                controls.ask_ok(command.needs_ok, str(phone), lambda: command.fn(controls, rest))
                 return True, WAITING
-            return command.fn(app, args)
+            return command.fn(controls, args)
         except Exception as exc:  # a bad command must never stop the table
-            app.warn(f"bridge: command {name} failed: {exc!r}")
+            controls.warn(f"bridge: command {name} failed: {exc!r}")
             return False, f"{name} failed: {exc}"
 
 
@@ -65,21 +64,22 @@ def add_table_commands(table: CommandTable) -> None:
     table.add("undo", undo, needs_ok="undo")
 
 
-def hint_text(app, hint, lang: str = "en") -> str:
-    """The app's hint as the display says it, in `lang`."""
-    if hint is None:
-        return ""
-    key, fields = hint if isinstance(hint, tuple) else (hint, ())
-    words = Words(translator(lang), Timings.from_config(app.config.timings))
-    return words.timed(HINTS[key]).format(**dict(fields)) if key in HINTS else str(key)
+def undo(controls, args: dict) -> tuple[bool, str]:
+    """UNDO as if pressed at the table (takes back the last step, docs/decisions.md): it
+    wakes the screens and still acts, never answers the question UNDO held asked."""
+    hint = controls.press("undo")
+    key = hint[0] if isinstance(hint, tuple) else hint
+    return key not in FAILED_HINTS, controls.say(hint) or "done"
 
 
-def undo(app, args: dict) -> tuple[bool, str]:
-    """UNDO as if pressed at the table (takes back the last step, docs/decisions.md)."""
-    press = ButtonPress("undo", app.loop.clock())
-    app.saver.woken_by(press)  # a remote UNDO wakes the screens and still acts
-    app.drop_question()  # an UNDO, never the answer "new match" to UNDO held
-    app.hint = None
-    app.handle(press)
-    key = app.hint[0] if isinstance(app.hint, tuple) else app.hint
-    return key not in FAILED_HINTS, hint_text(app, app.hint) or "done"
+class BoundCommands:
+    """A command table bound to the table's controls: `name in it`, `run(name, args)`."""
+
+    def __init__(self, table: CommandTable, controls) -> None:
+        self._table, self._controls = table, controls
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._table
+
+    def run(self, name: str, args: dict) -> tuple[bool, str]:
+        return self._table.run(self._controls, name, args)

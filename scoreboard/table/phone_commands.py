@@ -29,17 +29,17 @@ def add_phone_commands(table) -> None:
     table.add("roster", roster)
 
 
-def pairing_code(app, args: dict) -> tuple[bool, str]:
-    app.phone.show_code(args.get("code"), str(args.get("url") or ""), args.get("seconds", 120))
+def pairing_code(table, args: dict) -> tuple[bool, str]:
+    table.show_code(args.get("code"), str(args.get("url") or ""), args.get("seconds", 120))
     return True, "shown"
 
 
-def pairing_done(app, args: dict) -> tuple[bool, str]:
-    app.phone.paired()
+def pairing_done(table, args: dict) -> tuple[bool, str]:
+    table.paired()
     return True, "paired"
 
 
-def setup(app, args: dict) -> tuple[bool, str]:
+def setup(table, args: dict) -> tuple[bool, str]:
     """The next match's settings from the network (a phone, the club): SetupNext."""
     answer: list[tuple[bool, str]] = []
     # Who sent it, for the log: a phone (the net process adds its id) or as the sender says.
@@ -49,15 +49,15 @@ def setup(app, args: dict) -> tuple[bool, str]:
         event = from_payload(payload, reply=lambda ok, m: answer.append((ok, m)), source=source)
     except SettingsError as exc:
         return False, str(exc)
-    app.handle(event)  # on the loop's thread already, like a button
+    table.submit(event)  # on the loop's thread already, like a button
     return answer[0] if answer else (False, "the table did not answer")
 
 
-def roster(app, args: dict) -> tuple[bool, str]:
+def roster(table, args: dict) -> tuple[bool, str]:
     """The club's players the setup screen offers first (kept in setup.json)."""
     try:
         names = roster_names(args.get("roster"))
     except SettingsError as exc:
         return False, str(exc)
-    app.desk.set_roster(names)
+    table.set_roster(names)
     return True, f"{len(names)} names"

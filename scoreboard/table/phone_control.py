@@ -32,8 +32,15 @@ class Request:
 
 
 class PhoneControl:
-    def __init__(self, app) -> None:
-        self.app = app
+    """`presenter` says the hints and draws the code; `listeners` are the table's observers
+    (the one with ``pairing_asked()`` is the socket to the net process)."""
+
+    def __init__(self, presenter, call_later, *, listeners, drop_question, log=print) -> None:
+        self.presenter = presenter
+        self.call_later = call_later
+        self.listeners = listeners
+        self.drop_question = drop_question
+        self.log = log
         self.code: tuple[str, str] | None = None  # (code, url) while the OLEDs show it
         self.request: Request | None = None
         self._code_timer = None
@@ -42,13 +49,13 @@ class PhoneControl:
     # -- pairing ------------------------------------------------------------------------------
     def ask_code(self) -> None:
         """UNDO held, then FOUL: ask whoever listens on the socket (the net process) for a code."""
-        listeners = [o for o in getattr(self.app, "observers", ()) if hasattr(o, "pairing_asked")]
+        listeners = [o for o in self.listeners if hasattr(o, "pairing_asked")]
         if not listeners:
-            self.app.set_hint("phone-no-network")
+            self.presenter.set_hint("phone-no-network")
             return
         for listener in listeners:
             listener.pairing_asked()
-        self.app.set_hint("phone-code-asked")
+        self.presenter.set_hint("phone-code-asked")
 
     def show_code(self, code: str, url: str = "", seconds: float = CODE_SECONDS) -> None:
         """Show ``code`` (six digits) and a QR code of ``url`` for ``seconds`` at most."""
@@ -57,31 +64,31 @@ class PhoneControl:
         seconds = min(max(float(seconds), 0.0), CODE_SECONDS)
         self.code = (code, str(url or ""))
         self._cancel_code_timer()
-        self._code_timer = self.app.loop.call_later(seconds, self.hide_code)
-        self.app.hint = None  # "asking for a code" is answered
-        self._redraw()
+        self._code_timer = self.call_later(seconds, self.hide_code)
+        self.presenter.hint = None  # "asking for a code" is answered
+        self.presenter.pair(self.code)
 
     def hide_code(self) -> None:
         self._cancel_code_timer()
         if self.code is not None:
             self.code = None
-            self._redraw()
+            self.presenter.pair(None)
 
     def paired(self) -> None:
         """The code was used: the phone is paired; the display says so once."""
         self.hide_code()
-        self.app.set_hint("phone-paired")
-        self.app.show()
+        self.presenter.set_hint("phone-paired")
+        self.presenter.show()
 
     # -- an OK at the table -------------------------------------------------------------------
     def ask_ok(self, what: str, phone: str, run: Callable[[], tuple[bool, str]]) -> str:
         """A phone asks for a change to the match in play: it waits for a press."""
         self._end_request()
-        self.app.drop_question()  # the request takes the question's place on the screen
+        self.drop_question()  # the request takes the question's place on the screen
         self.request = Request(what, phone, run)
-        self.app.set_hint(f"phone-{what}", seconds=REQUEST_SECONDS)
-        self._request_timer = self.app.loop.call_later(REQUEST_SECONDS, self._expire)
-        self.app.show()
+        self.presenter.set_hint(f"phone-{what}", seconds=REQUEST_SECONDS)
+        self._request_timer = self.call_later(REQUEST_SECONDS, self._expire)
+        self.presenter.show()
         return "waiting for OK at the table"
 
     # -- the table's inputs (app.handle, before the panel) ------------------------------------
@@ -102,10 +109,10 @@ class PhoneControl:
         request = self._end_request(hint=None)
         if isinstance(event, ButtonPress) and event.button in OK_BUTTONS:
             ok, message = request.run()
-            self.app.log(f"phone {request.phone}: {request.what} at the table's OK: {message}")
+            self.log(f"phone {request.phone}: {request.what} at the table's OK: {message}")
         else:
-            self.app.set_hint("phone-refused")
-            self.app.log(f"phone {request.phone}: {request.what} refused at the table")
+            self.presenter.set_hint("phone-refused")
+            self.log(f"phone {request.phone}: {request.what} refused at the table")
         return True
 
     # -- helpers --------------------------------------------------------------------------------
@@ -113,28 +120,21 @@ class PhoneControl:
         self._request_timer = None
         if self.request is not None:
             self._end_request(hint=None)
-            self.app.show()
+            self.presenter.show()
 
     def _end_request(self, *, hint: str | None = None) -> Request | None:
         request, self.request = self.request, None
         if self._request_timer is not None:
             self._request_timer.cancel()
             self._request_timer = None
-        if request is not None and _key(self.app.hint) == f"phone-{request.what}":
-            self.app.hint = hint
+        if request is not None and _key(self.presenter.hint) == f"phone-{request.what}":
+            self.presenter.hint = hint
         return request
 
     def _cancel_code_timer(self) -> None:
         if self._code_timer is not None:
             self._code_timer.cancel()
             self._code_timer = None
-
-    def _redraw(self) -> None:
-        for screen in self.app.screens:
-            if hasattr(screen, "pairing"):
-                screen.pairing = self.code
-        self.app.shown = None  # the same state, drawn again with or without the code
-        self.app.show()
 
 
 def _key(hint) -> str | None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from scoreboard import bridge
 from scoreboard import config as configuration
-from scoreboard.bridge.table import BridgeError, TableBridge
+from scoreboard.bridge.table import BridgeCommand, BridgeError, TableBridge
 from scoreboard.config import Config
 from scoreboard.display import create_displays
 from scoreboard.inputs.buttons import Buttons
@@ -154,7 +154,7 @@ class Appliance:
                 ack_when_durable=True,
             )
             # The app's pot ledger answers the board's hello and acks what is durable.
-            self.app.ledger.ack, self.app.ledger.sync = self.link.acknowledge, self.link.sync
+            self.app.ledger.connect(ack=self.link.acknowledge, sync=self.link.sync)
         self.beeper = None
         if pins.beeper >= 0:  # a piezo where one is fitted (hardware/README.md)
             try:
@@ -164,16 +164,22 @@ class Appliance:
             except Exception as exc:  # a beeper that will not start must not stop the table
                 self.app.warn(f"beeper on GPIO {pins.beeper} did not start: {exc}; none used")
             else:
-                self.app.beeper = self.beeper
-                self.app.observers.append(self.beeper)
-        self.app.extra_handlers[LineEdge] = self._take
+                self.app.fit_beeper(self.beeper)
+        self.app.on(LineEdge, self._take)
         # The local socket for `scoreboard net` and MQTT, only when the network is on.
-        self.bridge = (
-            TableBridge.for_app(self.app, commands=command_table())
-            if bridge.wanted(config)
-            else None
-        )
-        self.app.extra_handlers[Reload] = self._reload
+        self.bridge = None
+        if bridge.wanted(config):
+            self.bridge = TableBridge(
+                bridge.socket_path(state_dir),
+                commands=command_table().bound(self.app.controls()),
+                put=self.loop.put,
+                show=self.app.show,
+                log=self.app.log,
+                warn=self.app.warn,
+            )
+            self.app.watch(self.bridge)
+            self.app.on(BridgeCommand, self.bridge.run_command)
+        self.app.on(Reload, self._reload)
 
     def reload(self, path: str) -> None:
         """From any thread (the SIGHUP handler): read the config at `path` again."""
@@ -236,7 +242,7 @@ class Appliance:
             self.bridge.start()
         except BridgeError as exc:
             self.app.warn(f"bridge: {exc}; the table plays on without its network side")
-            self.app.observers.remove(self.bridge)
+            self.app.unwatch(self.bridge)
             self.bridge = None
 
     def close(self) -> None:

@@ -1,0 +1,165 @@
+"""The next match's settings as the table takes them (scoreboard/table/setup/): a button
+while the setup screen is open, settings sent through the queue (a phone, the club), the
+result of a finished match shown before the setup screen opens by itself, the language a
+match is played in, and a changed config taken without a restart."""
+
+import dataclasses
+
+from scoreboard.config import Config
+from scoreboard.core.match import CANCEL
+from scoreboard.core.matchlog import parse_line
+from scoreboard.core.phase import Phase
+from scoreboard.core.settings import (
+    LANG_COMMENT,
+    MatchSettings,
+    SettingsError,
+    from_config,
+    lang_of,
+)
+from scoreboard.display.screens.between_frames import PAGES
+from scoreboard.inputs.events import ButtonHold, ButtonPress
+from scoreboard.rules.events import Break
+from scoreboard.table.outcome import SETUP, Outcome
+from scoreboard.table.recorder import Recorder, setup_lines
+from scoreboard.table.setup import command, model
+from scoreboard.table.setup.command import SetupNext
+from scoreboard.table.setup.desk import SetupDesk
+
+# How long the result of a finished match is shown before the setup screen opens by itself
+# (A, B or FOUL opens it sooner; UNDO still takes back the last step): at least this, and long
+# enough for each statistics page to have been shown once (stats_pages.py).
+RESULT_SECONDS = 30.0
+
+
+class SetupFlow:
+    """`commit(outcome, mark) -> bool` and `new_match(settings)` are the table's own (they
+    also reset the panel); `presenter` says hints and speaks the match's language."""
+
+    def __init__(
+        self,
+        config: Config,
+        desk: SetupDesk,
+        recorder: Recorder,
+        presenter,
+        *,
+        call_later,
+        commit,
+        new_match,
+        log=print,
+    ) -> None:
+        self.config = config
+        self.desk = desk
+        self.recorder = recorder
+        self.presenter = presenter
+        self.call_later = call_later
+        self.commit = commit
+        self.new_match = new_match
+        self.log = log
+
+    @property
+    def match(self):
+        return self.recorder.match
+
+    def press(self, event: ButtonPress | ButtonHold) -> None:
+        """A button while the setup screen is open (table/setup/model.py)."""
+        asks = self.desk.press(event.button, held=isinstance(event, ButtonHold))
+        if asks == model.START:
+            self.take_settings(self.desk.draft.settings)
+        elif asks not in (None, model.CLOSE):
+            self.presenter.set_hint(asks)
+
+    def sent(self, event: SetupNext) -> None:
+        """Settings sent through the queue (the phone, the club): table/setup/command.py."""
+        try:
+            settings = command.resolve(event, self.desk.next_settings())
+        except SettingsError as exc:
+            self.log(f"setup from {event.source} refused: {exc}")
+            event.answer(False, str(exc))
+            return
+        if self.desk.is_open:
+            self.desk.show(settings)
+            where = command.ON_SCREEN
+        elif self.not_begun() or self.match.phase == Phase.MATCH_OVER:
+            where = self.take_settings(settings)
+        else:
+            self.desk.wait(settings)
+            self.presenter.set_hint("setup-next-match")
+            where = command.PENDING
+        self.log(f"setup from {event.source}: {where}")
+        event.answer(True, where)
+
+    def after_result(self) -> None:
+        """A finished match: its result is shown, then the setup screen opens by itself."""
+        if self.match.phase != Phase.MATCH_OVER or self.desk.is_open:
+            return
+        events = len(self.match.events)
+
+        def result_shown():
+            same = self.match.phase == Phase.MATCH_OVER and len(self.match.events) == events
+            if same and not self.desk.is_open:
+                self.desk.open()
+                self.presenter.show()
+
+        self.call_later(self.result_seconds, result_shown)
+
+    @property
+    def result_seconds(self) -> float:
+        """How long a finished match's result and statistics pages are shown before the setup
+        screen opens by itself."""
+        return max(RESULT_SECONDS, len(PAGES) * self.config.display.page_seconds)
+
+    def not_begun(self) -> bool:
+        """No shot yet: the match may still take other settings (a chosen breaker is undone)."""
+        return not self.match.state.started and self.match.phase in (Phase.LAG, Phase.BREAK)
+
+    def take_settings(self, settings: MatchSettings) -> str:
+        """Start with `settings`: this match if nothing is played yet, else a new match. The
+        setup's own file is written first: a cut before the journal takes them leaves the
+        table where it was, with these settings offered again."""
+        self.desk.started(settings)
+        if not self.not_begun():
+            self.new_match(settings)
+            return command.STARTED
+        # A breaker chosen goes as if never chosen (UNDO would bring back a cancelled step).
+        undo = [CANCEL] if self.match.events and isinstance(self.match.events[-1], Break) else []
+        lines = setup_lines(self.config, settings)[1:]
+        items = tuple(undo) + tuple(i for i in map(parse_line, lines) if i is not None)
+        comment = [line for line in lines if line.startswith(LANG_COMMENT)]
+        if self.commit(Outcome(items=items), mark=comment or [f"{LANG_COMMENT}{settings.lang}"]):
+            self.follow_language()
+        return command.APPLIED
+
+    def set_language(self, lang: str) -> None:
+        """The match's language from now on (the simulator's language key): written with the
+        match, as the setup screen's choice is, so a restart keeps it."""
+        self.recorder.write([f"{LANG_COMMENT}{lang}"])
+        self.presenter.speak(lang)  # whatever the disk could keep
+
+    def follow_language(self) -> None:
+        """The screens in the match's language: its setup's, else the config's."""
+        self.presenter.speak(lang_of(self.recorder.storage.lines) or self.config.display.language)
+
+    def reconfigure(self, config: Config) -> None:
+        """A changed config's players and match settings: for this match if nothing has been
+        played in it yet, else for the next one. The display says which, once."""
+        old, self.config = self.config, config
+        self.desk.config = config
+        if config.display.language != old.display.language:
+            self.presenter.speak(config.display.language)
+        settings = from_config(config)
+        if dataclasses.replace(settings, lang="en") == dataclasses.replace(
+            from_config(old), lang="en"
+        ):
+            self.log("config reloaded")
+            return
+        if self.match.events and not all(isinstance(e, SETUP) for e in self.match.events):
+            self.log("config reloaded: the new players and settings are for the next match")
+            self.desk.wait(settings)
+            self.presenter.set_hint("config-next-match")
+            return
+        lines = [line for line in settings.lines() if not line.startswith(LANG_COMMENT)]
+        items = tuple(parse_line(line) for line in lines)
+        if self.commit(Outcome(items=items)):
+            self.desk.started(settings)
+            self.log("config reloaded: this match has the new players and settings")
+            self.presenter.set_hint("config-applied")
