@@ -5,7 +5,7 @@ import pytest
 
 from scoreboard import config as configuration
 from scoreboard.inputs.events import ButtonHold, ButtonPress, Pot
-from scoreboard.table.panel import foul_kinds_to_step
+from scoreboard.table.open_shot import foul_kinds_to_step
 
 
 @pytest.fixture

@@ -5,7 +5,9 @@ import pytest
 from scoreboard.core.match import UNDO, Match
 from scoreboard.inputs.events import ButtonHold, ButtonPress, Pot
 from scoreboard.rules.errors import RuleError
-from scoreboard.table.panel import Outcome, Panel, foul_kinds_to_step
+from scoreboard.table.open_shot import foul_kinds_to_step
+from scoreboard.table.outcome import Outcome
+from scoreboard.table.panel import Panel
 
 
 class Table:

@@ -13,18 +13,17 @@ import time
 from scoreboard.config import Config
 from scoreboard.core.phase import Phase
 from scoreboard.inputs.events import BoardHello, ButtonHold, ButtonPress, Pot
-from scoreboard.rules.errors import RuleError
 from scoreboard.store.pot_ledger import is_board_pot
 from scoreboard.store.storage import Storage
 from scoreboard.table.controls import Controls
 from scoreboard.table.faults import Faults
 from scoreboard.table.filters import standard_filters
 from scoreboard.table.loop import EventLoop
-from scoreboard.table.outcome import Outcome
 from scoreboard.table.panel import Panel
 from scoreboard.table.phone_control import PhoneControl
 from scoreboard.table.presenter import HINT_SECONDS, Presenter
 from scoreboard.table.recorder import Recorder
+from scoreboard.table.scene import scene
 from scoreboard.table.screen_saver import ScreenSaver
 from scoreboard.table.service import Service
 from scoreboard.table.setup.command import SetupNext
@@ -32,6 +31,7 @@ from scoreboard.table.setup.desk import SetupDesk
 from scoreboard.table.setup_flow import SetupFlow
 from scoreboard.table.shot_clock import ShotClock
 from scoreboard.table.stats_pages import StatsPages
+from scoreboard.table.steps import Steps
 
 LOGGER = logging.getLogger("scoreboard")
 
@@ -41,7 +41,7 @@ def _is_input(event) -> bool:
     return isinstance(event, Pot | ButtonPress | ButtonHold | SetupNext)
 
 
-class App:
+class App(Steps):
     def __init__(
         self,
         config: Config,
@@ -159,10 +159,6 @@ class App:
     def lang(self) -> str:
         return self.presenter.lang
 
-    @property
-    def result_seconds(self) -> float:
-        return self.setup.result_seconds
-
     # -- what the wiring fits -------------------------------------------------------------------
     def watch(self, observer) -> None:
         """`observer` is told of each record written and each new picture (see observers)."""
@@ -269,82 +265,6 @@ class App:
         self.handle(press)
         return self.hint
 
-    # -- the match's steps ---------------------------------------------------------------------
-    def _settle(self) -> None:
-        """The waiting FOUL step (panel.py), taken now."""
-        if self._settle_timer is not None:
-            self._settle_timer.cancel()
-            self._settle_timer = None
-        self.storage.retry()
-        self._play(self.panel.settle())
-
-    def _settle_due(self) -> None:
-        """The FOUL step's window closed with no FOUL press: the step is taken."""
-        self._settle_timer = None
-        if self.panel.pending:
-            self._settle()
-            self.show()
-
-    def _play(self, outcome: Outcome, *, pot: Pot | None = None) -> None:
-        if outcome.settle_at is not None:
-            if self._settle_timer is not None:
-                self._settle_timer.cancel()
-            self._settle_timer = self.loop.call_at(outcome.settle_at, self._settle_due)
-        mark = self.ledger.mark(pot)
-        if outcome.pairing:
-            self.phone.ask_code()
-        elif outcome.new_match:
-            self.new_match()
-        elif outcome.restore_match and self.recorder.restorable is not None:
-            self._restore_match()
-            return
-        else:
-            committed = bool(outcome.items) and self.commit(outcome, mark=mark)
-            if not committed and mark:
-                self.recorder.write(mark)  # a pot that scored nothing: the board may forget it
-            if outcome.items and not committed:
-                return  # refused: the rules' words (commit) stay, never the step's own hint
-        if outcome.hint:
-            self.set_hint(outcome.hint, outcome.hint_seconds or HINT_SECONDS)
-        elif outcome.items:  # a step that says itself (its own screen): older words would
-            self.presenter.clear_hint()  # speak of another step ("Foul Olena: cue-tip")
-
-    def commit(self, outcome: Outcome, *, mark: list[str] = ()) -> bool:
-        """Apply, make durable (or keep until the disk takes it), then (the caller) show.
-        A step the rules refuse is a hint, never a crash."""
-        phase = self.match.phase
-        try:
-            self.recorder.commit(list(outcome.items), mark)
-        except RuleError as exc:
-            self.log(f"refused: {exc}")
-            self.set_hint(exc.hint)
-            return False
-        self.panel.applied(outcome)
-        if self.match.phase == Phase.MATCH_OVER and phase != Phase.MATCH_OVER:
-            self.setup.after_result()
-        return True
-
-    def new_match(self, settings=None) -> None:
-        """Archive this match (finished or not) and start a new one with `settings` (the
-        next match's: sent for it, else the last match's, else the config's)."""
-        self.recorder.new_match(settings or self.desk.next_settings())
-        self.hint = None  # the question about a new match is answered
-        self.panel = self._new_panel()
-        self.faults.new_match()
-        self.setup.follow_language()
-
-    def _restore_match(self) -> None:
-        """UNDO right after a new match, before any play: the archived match comes back."""
-        if not self.recorder.restore_match():
-            self.set_hint("nothing-to-undo")
-            return
-        self.panel = self._new_panel()
-        self.setup.follow_language()
-        self.set_hint("match-restored")
-
-    def take_settings(self, settings) -> str:
-        return self.setup.take_settings(settings)
-
     def set_language(self, lang: str) -> None:
         self.setup.set_language(lang)
 
@@ -376,22 +296,10 @@ class App:
         self.presenter.set_hint(hint, seconds)
 
     def _scene(self) -> tuple[dict, tuple]:
-        """What the screens show now: the match, and over it the setup screen, the page
-        between frames or the shot's time; the faults, the disk's first."""
-        faults = (*self.faults.shown(), *self.ledger.faults())
-        if (not_saved := self.storage.shown_fault()) is not None:
-            faults = (not_saved, *faults)  # first: it is what the table must know now
-            self.storage.keep_trying(self.loop.call_later, self.show)
-        snapshot = self.match.snapshot()
-        if self.desk.is_open:  # the setup screen over the match (docs/ARCHITECTURE.md)
-            snapshot["setup"] = self.desk.view()
-        self.pages.follow(snapshot["phase"])
-        if self.pages.current:  # which page between frames: for the screens only
-            snapshot["page"] = self.pages.current
-        self.shot_clock.follow(snapshot)
-        if clock := self.shot_clock.view():  # the shot's time: for the screens only
-            snapshot["shot_clock"] = clock
-        return snapshot, faults
+        return scene(
+            self.recorder, self.desk, self.pages, self.shot_clock, self.faults,
+            call_later=self.loop.call_later, show=self.show,
+        )  # fmt: skip
 
     def show(self) -> None:
         """Redraw every screen (each redraws only if its picture changed)."""
