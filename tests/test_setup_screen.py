@@ -112,8 +112,8 @@ def test_a_rematch_is_two_presses_after_the_result(table, tmp_path):
 def test_the_setup_opens_by_itself_once_the_result_has_been_shown(table):
     a = table()
     win_the_match(a)
-    assert a.app.result_seconds == 32.0  # each of the 4 statistics pages for 8 s
-    settle(a, a.app.result_seconds - 1)
+    assert a.app.setup.result_seconds == 32.0  # each of the 4 statistics pages for 8 s
+    settle(a, a.app.setup.result_seconds - 1)
     assert setup(a) is None and shown(a)["page"] == "fouls"  # the result's last page
     settle(a, 2)
     assert setup(a)["mode"] == "menu"
