@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 from scoreboard.display import drivers as display_drivers
+from scoreboard.core.settings import NAME_LETTERS
 from scoreboard.rules.setup import hidden_characters
 
 DEFAULT_PATH = Path("/etc/scoreboard/scoreboard.toml")
@@ -58,12 +59,12 @@ DEFAULT_NAMES = {
 
 @dataclass(frozen=True)
 class MatchConfig:
-    player_a: str = _opt("Гравець 1", length=(1, 20), name=True)
-    player_b: str = _opt("Гравець 2", length=(1, 20), name=True)
+    player_a: str = _opt("Гравець 1", length=(1, NAME_LETTERS), name=True)
+    player_b: str = _opt("Гравець 2", length=(1, NAME_LETTERS), name=True)
     race: int = _opt(1, limits=(1, 99))
     target: int = _opt(8, limits=(1, 8))
     # The club's players, offered first by the setup screen (scoreboard/table/setup/).
-    roster: tuple[str, ...] = _opt((), length=(1, 20), name=True)
+    roster: tuple[str, ...] = _opt((), length=(1, NAME_LETTERS), name=True)
 
 
 @dataclass(frozen=True)

@@ -185,7 +185,9 @@ def test_the_strikers_own_press_to_the_question_is_no_shot_clock_extension(table
 def test_a_setup_screen_that_opened_by_itself_over_the_question_closes_for_its_answer(table):
     app = in_phase(table, "match-over")
     feed(app, ButtonHold("undo", 100.0))
-    app.clock.advance(app.setup.result_seconds)  # the result shown: the setup screen opens by itself
+    app.clock.advance(
+        app.setup.result_seconds
+    )  # the result shown: the setup screen opens by itself
     app.loop.run_pending()
     assert app.desk.is_open
     s, hint = feed(app, ButtonPress("foul", 101.0))

@@ -14,7 +14,7 @@ from aiohttp import web
 
 from scoreboard.club.hall import Hall
 from scoreboard.club.results import ResultBook
-from scoreboard.core.settings import OPTIONS
+from scoreboard.core.settings import NAME_LETTERS, OPTIONS
 from scoreboard.mqtt import topics
 from scoreboard.net import security
 from scoreboard.rules.setup import hidden_characters
@@ -210,8 +210,8 @@ def assign_settings(data) -> dict:
         raise ValueError("players: two names")
     names = []
     for name in players:
-        if not isinstance(name, str) or not 1 <= len(name.strip()) <= 20:
-            raise ValueError("players: each name 1 to 20 characters")
+        if not isinstance(name, str) or not 1 <= len(name.strip()) <= NAME_LETTERS:
+            raise ValueError(f"players: each name 1 to {NAME_LETTERS} letters")
         if hidden_characters(name) or "#" in name or "=" in name:
             raise ValueError("players: no control or format characters, '#' or '='")
         names.append(name.strip())

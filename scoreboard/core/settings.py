@@ -14,8 +14,9 @@ from scoreboard.rules.state import DEFAULT_TARGET
 
 LANGUAGES = ("uk", "ru", "en")
 BREAKERS = ("lag", "A", "B")  # GR-8: decided by the lag at the table, or chosen beforehand
-NAME_LETTERS = 12  # the longest name the setup screen enters (shown whole on every display)
-MAX_NAME = 20  # the longest name a payload or the config may give (config.py's limit)
+# A player's name, the one limit everywhere a name comes in: the setup screen, the config,
+# a phone's or the club's settings, the roster (shown whole on every display).
+NAME_LETTERS = 12
 
 # The rule options a match can set, each with its values, the default first. A new option
 # (a rule profile) is one more entry here and one more `option key=value` the match log reads.
@@ -133,8 +134,8 @@ def name_problem(name: str, other: str | None = None) -> str | None:
     """Why `name` cannot be a player's name (None: it can)."""
     if not name:
         return "a player's name cannot be empty"
-    if len(name) > MAX_NAME:
-        return f"a player's name is at most {MAX_NAME} characters: {name!r}"
+    if len(name) > NAME_LETTERS:
+        return f"a player's name is at most {NAME_LETTERS} letters: {name!r}"
     if "#" in name or "=" in name:
         return f"a player's name has no '#' or '=': {name!r}"
     if hidden_characters(name) or not name.isprintable():

@@ -10,8 +10,9 @@ ELLIPSIS = "…"
 # Text rows of the 12 px font on a 64 px tall display, with a pixel between rows.
 ROW_HEIGHT = 12
 ROWS = (0, 13, 26, 39, 52)
-# Letters of a player's name every screen shows whole (docs/decisions.md): 12 on a 128 px
-# display, 20 (the config's longest) on a 256 px one; a longer name ends in an ellipsis.
+# Letters of a name a screen shows whole (docs/decisions.md): 12 on a 128 px display (a
+# player's name is never longer: core/settings.py NAME_LETTERS), 20 on a 256 px one; a longer
+# text in a name's place (a club's label) ends in an ellipsis.
 NAME_LETTERS = {128: 12, 256: 20}
 
 
