@@ -13,8 +13,8 @@ import tomllib
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
-from scoreboard.display import drivers as display_drivers
 from scoreboard.core.settings import NAME_LETTERS
+from scoreboard.display import drivers as display_drivers
 from scoreboard.rules.setup import hidden_characters
 
 DEFAULT_PATH = Path("/etc/scoreboard/scoreboard.toml")

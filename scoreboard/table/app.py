@@ -93,7 +93,9 @@ class App(Steps):
         )
         self.presenter.watchers = self.observers
         # OLED burn-in: dim, then a moving saver; the press that wakes it does nothing else.
-        self.saver = ScreenSaver.from_config(config.display, screens, self.loop.call_later)
+        self.saver = ScreenSaver.from_config(
+            config.display, self.presenter.rest, self.loop.call_later
+        )
         # Phones (issue 12): the pairing code, and a phone's change waiting for an OK press.
         self.phone = PhoneControl(
             self.presenter,

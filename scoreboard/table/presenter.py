@@ -77,6 +77,15 @@ class Presenter:
         self.shown = None  # the same state, drawn again with or without the code
         self.show()
 
+    def rest(self, dim: int | None, step: int | None) -> None:
+        """OLED burn-in (screen_saver.py): the screens that burn in dimmed to `dim` (None: the
+        configured contrast) and showing the saver at `step` (None: the picture again)."""
+        for screen in self.screens:
+            if getattr(screen, "burns_in", False):
+                screen.set_contrast(dim)
+                screen.saver_step = step
+                screen.redraw()
+
     # -- the picture -------------------------------------------------------------------------
     def show(self) -> None:
         """Redraw every screen (each redraws only if its picture changed)."""

@@ -24,9 +24,11 @@ SWALLOWED = (ButtonPress, ButtonHold)  # a ball always counts, asleep or not
 
 
 class ScreenSaver:
-    def __init__(self, screens, call_later, *, dim_after=300.0, saver_after=900.0, contrast=16):
-        # Only screens that burn in (OLEDs) take part; anything else is left alone.
-        self.screens = [s for s in screens if getattr(s, "burns_in", False)]
+    """When to dim and when to show the saver; `rest(dim, step)` has the screens do it (the
+    presenter: dim to a contrast or None for the configured one, the saver at `step` or None)."""
+
+    def __init__(self, rest, call_later, *, dim_after=300.0, saver_after=900.0, contrast=16):
+        self.rest = rest
         self.call_later = call_later
         self.dim_after, self.saver_after, self.dim_contrast = dim_after, saver_after, contrast
         self.state = AWAKE
@@ -35,10 +37,10 @@ class ScreenSaver:
         self._schedule()
 
     @classmethod
-    def from_config(cls, display, screens, call_later) -> "ScreenSaver":
+    def from_config(cls, display, rest, call_later) -> "ScreenSaver":
         """From the config's [display] (dim_after, saver_after, dim_contrast)."""
         return cls(
-            screens,
+            rest,
             call_later,
             dim_after=display.dim_after,
             saver_after=display.saver_after,
@@ -53,10 +55,7 @@ class ScreenSaver:
         asleep = self.state == SAVER
         if self.state != AWAKE:
             self.state = AWAKE
-            for screen in self.screens:
-                screen.set_contrast(None)  # the configured contrast again
-                screen.saver_step = None
-                screen.redraw()
+            self.rest(None, None)  # the configured contrast again, the picture again
         self._schedule()
         return asleep and isinstance(event, SWALLOWED)
 
@@ -71,19 +70,14 @@ class ScreenSaver:
 
     def _dim(self) -> None:
         self.state = DIM
-        for screen in self.screens:
-            screen.set_contrast(self.dim_contrast)
+        self.rest(self.dim_contrast, None)
 
     def _saver(self) -> None:
         self.state = SAVER
         self.step = 0
-        for screen in self.screens:
-            screen.set_contrast(self.dim_contrast)
         self._move()
 
     def _move(self) -> None:
-        for screen in self.screens:
-            screen.saver_step = self.step
-            screen.redraw()
+        self.rest(self.dim_contrast, self.step)
         self.step += 1
         self._timers.append(self.call_later(SAVER_STEP, self._move))
