@@ -8,13 +8,12 @@ import socket
 import time
 
 from gpiozero.pins.mock import MockFactory
+from helpers import PATIENCE
 
 from scoreboard import config as configuration
 from scoreboard.display import create_displays
 from scoreboard.table.loop import ManualClock
 from scoreboard.table.wiring import Appliance
-
-PATIENCE = 300.0  # seconds: only how long a broken test takes to fail, never a measure
 
 
 def web_config(**web):
@@ -46,21 +45,6 @@ def table(state_dir, config=None, *, lang="en", **kwargs) -> Appliance:
     a.start_bridge()
     a.app.start()
     return a
-
-
-def settle(a, seconds):
-    end = a.clock() + seconds
-    a.loop.run_pending()
-    while a.clock() < end:
-        a.clock.advance(0.005)
-        a.loop.run_pending()
-
-
-def press(a, pin, seconds=0.1):
-    a.factory.pin(pin).drive_low()
-    settle(a, seconds)
-    a.factory.pin(pin).drive_high()
-    settle(a, 0.1)
 
 
 class LineClient:

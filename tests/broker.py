@@ -13,14 +13,13 @@ import shutil
 import signal
 import socket
 import subprocess
-import time
 from pathlib import Path
 
 import paho.mqtt.client as paho
+from helpers import PATIENCE, free_port, wait_for
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 PASSWD = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
-PATIENCE = 300.0  # seconds a real process may take on a busy machine before a test gives up
 
 
 def available() -> bool:
@@ -32,24 +31,6 @@ def sample_autosave() -> str:
     sample = Path(__file__).parent.parent / "docs" / "mosquitto" / "scoreboard.conf"
     lines = sample.read_text().splitlines()
     return "".join(line + "\n" for line in lines if line.startswith("autosave"))
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_for(check, *, what: str, patience: float = PATIENCE):
-    """Poll `check` until it returns something true; fail saying `what` after `patience`."""
-    give_up = time.monotonic() + patience
-    while True:
-        value = check()
-        if value:
-            return value
-        if time.monotonic() > give_up:
-            raise AssertionError(f"gave up waiting for {what}")
-        time.sleep(0.02)
 
 
 class Broker:

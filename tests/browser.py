@@ -7,9 +7,10 @@ import os
 import shutil
 
 import pytest
+from helpers import PATIENCE
 
 CHROMIUM = os.environ.get("SCOREBOARD_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-LAUNCH_PATIENCE_MS = 300_000  # a bound on a hang, not on speed
+LAUNCH_PATIENCE_MS = PATIENCE * 1000  # Playwright counts in ms
 # Only loopback, nothing fetched behind the test's back, no sandbox (root in CI).
 ARGS = [
     "--no-sandbox",

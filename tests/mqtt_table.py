@@ -60,17 +60,5 @@ class Feed:
         return message
 
 
-async def until(check, *, what: str, patience: float = 300.0):
-    """Poll `check` on the asyncio loop until true; the bound only turns a hang into a
-    failure (real processes and a real broker answer in their own time)."""
-    loop = asyncio.get_running_loop()
-    give_up = loop.time() + patience
-    while not (value := check()):
-        if loop.time() > give_up:
-            raise AssertionError(f"gave up waiting for {what}")
-        await asyncio.sleep(0.02)
-    return value
-
-
 def decoded(payloads: list[bytes]) -> list:
     return [json.loads(p) if p else None for p in payloads]

@@ -8,7 +8,8 @@ Killed with SIGKILL by the test, so the broker's Last Will must say it went.
 import asyncio
 import sys
 
-from mqtt_table import Feed, match_lines, state_message, until
+from helpers import until
+from mqtt_table import Feed, match_lines, state_message
 
 from scoreboard import config as configuration
 from scoreboard.mqtt.publisher import Publisher

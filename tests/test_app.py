@@ -2,7 +2,9 @@
 
 import errno
 import os
+from functools import partial
 
+import helpers
 import pytest
 from app_screens import JournalCheckingScreen
 
@@ -20,12 +22,8 @@ from scoreboard.store.journal import list_archive, read_journal
 from scoreboard.table.app import App
 from scoreboard.table.loop import ManualClock
 
-
-def feed(app, *events):
-    for event in events:
-        app.loop.put(event)
-    app.loop.run_pending()
-    return app.screen.frames[-1][0]
+# All the inputs on the loop, then one run: the snapshot shown after.
+feed = partial(helpers.feed, each=False, last=helpers.last_snapshot)
 
 
 def test_a_new_state_dir_starts_a_match_from_the_config_in_lag(make_app):

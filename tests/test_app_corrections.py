@@ -2,6 +2,7 @@
 back the settings, a mistaken FOUL steps back to "no foul", the penalty ball never scores."""
 
 import pytest
+from helpers import feed
 
 from scoreboard import config as configuration
 from scoreboard.inputs.events import ButtonHold, ButtonPress, Pot
@@ -14,13 +15,6 @@ def table(make_app):
         return make_app(text)
 
     return start
-
-
-def feed(app, *events):
-    for event in events:
-        app.loop.put(event)
-        app.loop.run_pending()
-    return app.screen.shown[-1]
 
 
 def test_undo_at_who_breaks_never_deletes_the_match_settings_even_after_a_restart(table):

@@ -4,6 +4,7 @@ import dataclasses
 
 import pytest
 from gpiozero.pins.mock import MockFactory
+from helpers import press, settle
 
 from scoreboard import config as configuration
 from scoreboard.display import create_displays
@@ -30,22 +31,6 @@ def appliance(tmp_path):
     a.clock, a.factory, a.screen = clock, factory, screens[0]
     yield a
     a.close()
-
-
-def settle(a, seconds):
-    """Let simulated time pass in small steps, running the loop as it would."""
-    end = a.clock() + seconds
-    a.loop.run_pending()
-    while a.clock() < end:
-        a.clock.advance(0.005)
-        a.loop.run_pending()
-
-
-def press(a, pin, seconds=0.1):
-    a.factory.pin(pin).drive_low()
-    settle(a, seconds)
-    a.factory.pin(pin).drive_high()
-    settle(a, 0.1)
 
 
 def ball(a, pocket_pin, ms=40):

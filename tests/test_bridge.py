@@ -10,12 +10,13 @@ import stat
 import time
 
 import pytest
+from bridge_helpers import LineClient, table, web_config
+from helpers import PATIENCE, press, settle
 
 from scoreboard.bridge import socket_path
 from scoreboard.bridge.client import TableClient, TableUnreachable
 from scoreboard.core.matchlog import replay
 from scoreboard.store.journal import read_journal
-from tests.bridge_helpers import PATIENCE, LineClient, press, settle, table, web_config
 
 
 @pytest.fixture

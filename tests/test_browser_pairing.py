@@ -12,11 +12,12 @@ from urllib.parse import urlsplit
 import pytest
 import zxingcpp
 from aiohttp import web
+from bridge_helpers import table
+from helpers import PATIENCE, press, settle
 
 from scoreboard.net import security
 from scoreboard.net.phones import Phones
 from scoreboard.net.server import TABLE, make_app
-from tests.bridge_helpers import PATIENCE, press, settle, table
 from tests.browser import chromium
 
 pytestmark = pytest.mark.asyncio

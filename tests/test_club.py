@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
-from mqtt_table import Feed, match_lines, state_message, until, write_journal
+from helpers import until
+from mqtt_table import Feed, match_lines, state_message, write_journal
 
 from scoreboard import config as configuration
 from scoreboard.club.broker import BrokerSettings, ClubClient

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 from aiohttp import web
-from mqtt_table import match_lines, state_message, until
+from helpers import PATIENCE, until
+from mqtt_table import match_lines, state_message
 
 from scoreboard import config as configuration
 from scoreboard.club.broker import BrokerSettings, ClubClient
@@ -80,9 +81,9 @@ def test_the_hall_page_draws_every_table_and_follows_a_change(broker, tmp_path, 
         await until(lambda: club.hall.tables["t6"].online is False, what="t6 offline")
         async with playwright.async_playwright() as p:
             # Bounds on a hang, not on speed (Playwright's default is 30 s).
-            browser = await p.chromium.launch(executable_path=chromium, timeout=300_000)
+            browser = await p.chromium.launch(executable_path=chromium, timeout=PATIENCE * 1000)
             page = await browser.new_page(viewport={"width": 1280, "height": 720})
-            page.set_default_timeout(300_000)
+            page.set_default_timeout(PATIENCE * 1000)
             await page.goto(f"http://127.0.0.1:{port}/")
             await page.wait_for_function(
                 f"document.querySelectorAll('.card').length == {len(TABLES)}"
@@ -102,7 +103,7 @@ def test_the_hall_page_draws_every_table_and_follows_a_change(broker, tmp_path, 
                 await page.screenshot(path=str(GALLERY / "club.png"))
             # The overlay: transparent but for its bar.
             overlay = await browser.new_page()
-            overlay.set_default_timeout(300_000)
+            overlay.set_default_timeout(PATIENCE * 1000)
             await overlay.goto(f"http://127.0.0.1:{port}/table/t2/overlay")
             await overlay.wait_for_selector("#bar:not([hidden])")
             background = await overlay.evaluate("getComputedStyle(document.body).backgroundColor")

@@ -10,13 +10,14 @@ import sys
 import unicodedata
 
 import pytest
+from helpers import PATIENCE
 
 from scoreboard import config
 from scoreboard.store.journal import encode
 from scoreboard.table.recorder import setup_lines
 
 
-def check(path, timeout=300):
+def check(path, timeout=PATIENCE):
     """(exit status, stdout, stderr) of `scoreboard config check PATH`; the timeout only
     turns a hang into a failure, it times nothing."""
     done = subprocess.run(

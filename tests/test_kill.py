@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import PATIENCE
 from kill_child import GIVE_UP_AFTER, aimed_at
 
 from scoreboard.core.matchlog import replay
@@ -28,7 +29,6 @@ from scoreboard.store.journal import list_archive, read_journal
 CHILD = Path(__file__).with_name("kill_child.py")
 KILLS = 60
 AIMS = ["any", "foul", "break-foul", "torn", "archive"]
-WAIT = 300.0  # seconds: a bound on a hang, never on speed
 
 
 class Zygote:
@@ -42,7 +42,7 @@ class Zygote:
 
     def close(self) -> None:
         self.control.close()  # it returns at the end of its requests
-        assert self.proc.wait(timeout=WAIT) == 0
+        assert self.proc.wait(timeout=PATIENCE) == 0
 
 
 class Child:
@@ -67,7 +67,7 @@ class Child:
     def kill(self) -> None:
         signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
         # The pidfd reads ready once the child has exited, its files (and the lock) closed.
-        assert select.select([self.pidfd], [], [], WAIT)[0], "the child outlived SIGKILL"
+        assert select.select([self.pidfd], [], [], PATIENCE)[0], "the child outlived SIGKILL"
         os.close(self.pidfd)
         os.close(self._to_child)
         self.stdout.close()

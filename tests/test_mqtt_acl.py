@@ -5,7 +5,8 @@ from pathlib import Path
 
 import paho.mqtt.client as paho
 import pytest
-from broker import Broker, Listener, available, wait_for
+from broker import Broker, Listener, available
+from helpers import PATIENCE, wait_for
 
 DOCS = Path(__file__).parent.parent / "docs" / "mosquitto"
 USERS = {"table1": "pw1", "table2": "pw2", "club": "pwc", "homeassistant": "pwh"}
@@ -45,7 +46,7 @@ def client(broker, user):
 
 
 def publish(c, topic, payload=b"x"):
-    c.publish(topic, payload, qos=1).wait_for_publish(timeout=300)
+    c.publish(topic, payload, qos=1).wait_for_publish(timeout=PATIENCE)
 
 
 def test_a_table_cannot_write_another_tables_topics(secured):
@@ -104,7 +105,8 @@ def test_the_acl_lets_the_real_publisher_say_everything_it_says(secured, tmp_pat
     import asyncio
     import json
 
-    from mqtt_table import Feed, match_lines, state_message, until, write_journal
+    from helpers import until
+    from mqtt_table import Feed, match_lines, state_message, write_journal
 
     from scoreboard import config as configuration
     from scoreboard.mqtt.publisher import Publisher

@@ -10,8 +10,9 @@ import time
 
 import paho.mqtt.client as paho
 import pytest
-from broker import PATIENCE, Broker, available
-from mqtt_table import Feed, match_lines, state_message, until
+from broker import Broker, available
+from helpers import PATIENCE, until
+from mqtt_table import Feed, match_lines, state_message
 from test_config_keys_act import example_keys
 
 from scoreboard import config as configuration

@@ -9,7 +9,8 @@ import threading
 
 import pytest
 from bridge_helpers import table
-from broker import Listener, free_port, wait_for
+from broker import Listener
+from helpers import PATIENCE, free_port, wait_for
 from test_mqtt_with_the_table import mqtt_table_config
 
 from scoreboard import config as configuration
@@ -117,7 +118,7 @@ def test_make_sim_takes_a_broker_as_sim_mqtt():
         cwd=Path(__file__).resolve().parent.parent,
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=PATIENCE,
     )
     command = [line for line in done.stdout.splitlines() if " sim" in line][-1]
     assert command.endswith("/scoreboard sim --web --mqtt localhost"), command

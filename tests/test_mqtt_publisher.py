@@ -6,7 +6,8 @@ import json
 
 import pytest
 from broker import Listener
-from mqtt_table import Feed, archive, decoded, match_lines, state_message, until, write_journal
+from helpers import until
+from mqtt_table import Feed, archive, decoded, match_lines, state_message, write_journal
 
 from scoreboard import config as configuration
 from scoreboard.mqtt import discovery, topics
@@ -76,7 +77,7 @@ def test_state_info_availability_and_discovery_are_retained(broker, tmp_path):
 
 
 def _wait(check, listener):
-    from broker import wait_for
+    from helpers import wait_for
 
     wait_for(check, what=f"messages (got {[m[0] for m in listener.messages]})")
 

@@ -15,9 +15,9 @@ import asyncio
 import dataclasses
 import json
 
-from bridge_helpers import press, settle, table
+from bridge_helpers import table
 from broker import Listener
-from mqtt_table import until
+from helpers import press, settle, until
 
 from scoreboard import config as configuration
 from scoreboard.bridge import socket_path

@@ -8,9 +8,9 @@ import asyncio
 import dataclasses
 import json
 
-from bridge_helpers import press, table
+from bridge_helpers import table
 from broker import Listener
-from mqtt_table import until
+from helpers import press, until
 
 from scoreboard import config as configuration
 from scoreboard.bridge import socket_path

@@ -9,9 +9,10 @@ import os
 from pathlib import Path
 
 import pytest
+from bridge_helpers import table, web_config
+from helpers import PATIENCE, press
 
 from scoreboard.net.server import HUB, TABLE, make_app
-from tests.bridge_helpers import PATIENCE, press, table, web_config
 from tests.browser import chromium
 
 pytestmark = pytest.mark.asyncio

@@ -9,13 +9,14 @@ import socket
 from pathlib import Path
 
 import pytest
+from bridge_helpers import table, web_config
+from helpers import PATIENCE, press
 
 from scoreboard.core.matchlog import replay
 from scoreboard.net.server import HUB, TABLE, make_app
 from scoreboard.net.sse import sse
 from scoreboard.store import history_rows as history
 from scoreboard.store.journal import read_journal
-from tests.bridge_helpers import PATIENCE, press, table, web_config
 
 pytestmark = pytest.mark.asyncio
 

@@ -225,7 +225,8 @@ def test_a_connected_table_that_does_not_answer_is_503_through_the_real_client(t
     """Issue 20: the fake raised TableUnreachable, production never did: a connected but hung
     table got 409. Now the real client raises it; the table here is the real appliance on
     its socket, its loop not running (hung)."""
-    from bridge_helpers import PATIENCE, table
+    from bridge_helpers import table
+    from helpers import PATIENCE
 
     from scoreboard.bridge import socket_path
     from scoreboard.bridge.client import TableClient

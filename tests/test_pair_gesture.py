@@ -4,6 +4,7 @@ FOUL held is the lapse (FP-7 note, D-1) or, with no penalty point, only a hint; 
 UNDO held, then FOUL pressed to its question, and changes nothing in any phase."""
 
 import pytest
+from helpers import feed
 
 from scoreboard.inputs.events import ButtonHold, ButtonPress, Pot
 from scoreboard.store.journal import list_archive
@@ -34,13 +35,6 @@ def table(make_app):
         return app
 
     return start
-
-
-def feed(app, *events):
-    for event in events:
-        app.loop.put(event)
-        app.loop.run_pending()
-    return app.screen.shown[-1]
 
 
 def eight_balls(t):

@@ -4,9 +4,10 @@ press at the table while the table's own clients' UNDO does not."""
 
 import pytest
 import zxingcpp
+from bridge_helpers import LineClient, table
+from helpers import press, settle
 
 from scoreboard.bridge import socket_path
-from tests.bridge_helpers import LineClient, press, settle, table
 
 URL = "http://192.168.1.20:8080/pair#code=042917"
 

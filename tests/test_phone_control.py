@@ -1,6 +1,9 @@
 """The table's side of phones (issue 12, docs/threat-model.md): the pairing code on the OLEDs
 (never in the state sent out), and a phone's UNDO waiting for an OK press at the table."""
 
+from functools import partial
+
+import helpers
 import pytest
 import zxingcpp
 
@@ -51,11 +54,8 @@ def table(tmp_path):
     app.close()
 
 
-def feed(app, *events):
-    for event in events:
-        app.loop.put(event)
-    app.loop.run_pending()
-    return app.match.snapshot()
+# All the inputs on the loop, then one run: the match's snapshot after.
+feed = partial(helpers.feed, each=False, last=lambda app: app.match.snapshot())
 
 
 def in_play(app):

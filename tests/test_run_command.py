@@ -7,7 +7,7 @@ import socket
 import subprocess
 import sys
 
-WAIT = 300  # seconds: a bound on a hang, never slept; a busy machine may be slow
+from helpers import PATIENCE
 
 CONFIG = """
 [match]
@@ -42,7 +42,7 @@ def test_run_starts_logs_to_stderr_and_stops_cleanly_on_sigterm(tmp_path):
     line = proc.stderr.readline()
     assert line.startswith("INFO scoreboard running, state in")
     proc.send_signal(signal.SIGTERM)
-    assert proc.wait(timeout=WAIT) == 0
+    assert proc.wait(timeout=PATIENCE) == 0
     assert (tmp_path / "state" / "journal.log").read_text().count("players Олена Тарас") == 1
 
 
@@ -52,12 +52,12 @@ def test_run_with_log_level_warning_says_nothing_when_all_is_well(tmp_path):
     sock_path = str(tmp_path / "notify")
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
         sock.bind(sock_path)
-        sock.settimeout(WAIT)
+        sock.settimeout(PATIENCE)
         proc = start(tmp_path, level="warning", notify=sock_path)
         while b"READY=1" not in sock.recv(4096):
             pass
     proc.send_signal(signal.SIGTERM)
-    assert proc.wait(timeout=WAIT) == 0
+    assert proc.wait(timeout=PATIENCE) == 0
     assert proc.stderr.read() == ""
 
 
@@ -65,7 +65,7 @@ def test_run_with_a_value_out_of_range_names_the_key_and_line_and_exits_2(tmp_pa
     proc = start(
         tmp_path, text=CONFIG.replace('player_b = "Тарас"', 'player_b = "Тарас"\nrace = 0')
     )
-    assert proc.wait(timeout=WAIT) == 2
+    assert proc.wait(timeout=PATIENCE) == 2
     err = proc.stderr.read()
     assert "match.race: must be 1 to 99, got 0" in err and ":5:" in err
     assert "Traceback" not in err
@@ -100,7 +100,7 @@ def notify_messages(sock: socket.socket):
     with contextlib.suppress(BlockingIOError):
         while True:
             yield sock.recv(4096)
-    sock.settimeout(WAIT)
+    sock.settimeout(PATIENCE)
     while True:
         yield sock.recv(4096)
 
@@ -124,14 +124,14 @@ def test_a_full_notify_queue_never_holds_the_loop_and_sigterm_still_stops_it(tmp
             # (READY=1 may come too, late: it is not dropped, it waits until the queue has room.)
             assert b"WATCHDOG=1" in notify_messages(sock)
             proc.send_signal(signal.SIGTERM)
-            assert proc.wait(timeout=WAIT) == 0
+            assert proc.wait(timeout=PATIENCE) == 0
         finally:
             if proc.poll() is None:  # a failed test leaves no table running
                 proc.kill()
                 proc.wait()
 
 
-def wait_for(path, text, proc, timeout=WAIT):
+def wait_for(path, text, proc, timeout=PATIENCE):
     """The journal or the log holding `text`: a bound on a hang, not on speed."""
     import time
 
@@ -148,7 +148,7 @@ def test_sighup_reloads_the_config_without_a_restart_and_a_broken_one_is_refused
     sock_path = str(tmp_path / "notify")
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
         sock.bind(sock_path)
-        sock.settimeout(WAIT)
+        sock.settimeout(PATIENCE)
         proc = start(tmp_path, notify=sock_path)
         while b"READY=1" not in sock.recv(4096):
             pass
@@ -163,11 +163,11 @@ def test_sighup_reloads_the_config_without_a_restart_and_a_broken_one_is_refused
     assert "this match has the new players and settings" in said
     assert proc.poll() is None  # still running
     proc.send_signal(signal.SIGTERM)
-    assert proc.wait(timeout=WAIT) == 0
+    assert proc.wait(timeout=PATIENCE) == 0
     assert "Traceback" not in said + proc.stderr.read()
 
 
-def read_until(proc, text, timeout=WAIT):
+def read_until(proc, text, timeout=PATIENCE):
     """stderr up to the line holding `text` (a bound on a hang, not on speed). Read from the
     pipe itself: a buffered readline can take two lines off the pipe and return one, and
     select() then never says the second is there."""

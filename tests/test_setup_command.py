@@ -1,6 +1,9 @@
 """The next match's settings as a command on the app's one queue (table/setup/command.py):
 what the phone page and the club's MQTT `assign` send through the local socket."""
 
+from functools import partial
+
+import helpers
 import pytest
 
 from scoreboard import config as configuration
@@ -46,11 +49,8 @@ def table(tmp_path):
         app.close()
 
 
-def feed(app, *events):
-    for event in events:
-        app.loop.put(event)
-    app.loop.run_pending()
-    return app.screen.frames[-1][0]
+# All the inputs on the loop, then one run: the snapshot shown after.
+feed = partial(helpers.feed, each=False, last=helpers.last_snapshot)
 
 
 def send(app, payload: dict) -> tuple[bool, str]:

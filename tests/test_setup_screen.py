@@ -3,7 +3,9 @@ display, simulated time (scoreboard/table/setup/, issue 11)."""
 
 import dataclasses
 import json
+from functools import partial
 
+import helpers
 import pytest
 from gpiozero.pins.mock import MockFactory
 
@@ -42,12 +44,7 @@ def table(tmp_path):
         a.close()
 
 
-def settle(a, seconds):
-    end = a.clock() + seconds
-    a.loop.run_pending()
-    while a.clock() < end:
-        a.clock.advance(0.01)
-        a.loop.run_pending()
+settle = partial(helpers.settle, step=0.01)  # steps of 10 ms of simulated time
 
 
 PINS = {"a": "player_a", "b": "player_b", "f": "foul", "u": "undo"}

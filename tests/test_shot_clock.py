@@ -3,7 +3,9 @@ extension per player per frame, a bar on the play screen, beeps on gpiozero's To
 (MockFactory with PWM pins); advisory: it never changes the score. Simulated time only."""
 
 import dataclasses
+from functools import partial
 
+import helpers
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 from gpiozero.tones import Tone
@@ -23,19 +25,10 @@ CLOCK = "[shot_clock]\nseconds = 30.0\nwarning = 10.0\nextension = 20.0\n"
 NAMES = '[match]\nplayer_a = "Олена"\nplayer_b = "Тарас"\nrace = 2\n'
 
 
-def feed(app, *events):
-    for event in events:
-        event = dataclasses.replace(event, t=START + event.t)
-        app.clock.now = max(app.clock.now, event.t)
-        app.loop.put(event)
-        app.loop.run_pending()
-    return app.screen.frames[-1]
-
-
-def at(app, seconds):
-    app.clock.now = START + seconds
-    app.loop.run_pending()
-    return app.screen.frames[-1]
+# Inputs at their times (seconds from START), or time passing to `seconds` from START: the
+# frame shown after, whole.
+feed = partial(helpers.feed, start=START, last=helpers.last_frame)
+at = partial(helpers.at, start=START, last=helpers.last_frame)
 
 
 def in_play(app):

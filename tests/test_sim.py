@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+from helpers import PATIENCE
+
 from scoreboard.cli import main
 from scoreboard.core.matchlog import replay
 from scoreboard.store.journal import read_journal
@@ -32,7 +34,7 @@ class Sim:
         self.proc.stdin.write(keys.encode())
         self.proc.stdin.flush()
 
-    def wait_for(self, text: str, timeout: float = 300.0) -> str:
+    def wait_for(self, text: str, timeout: float = PATIENCE) -> str:
         deadline = time.monotonic() + timeout
         while text.encode() not in self.out:
             left = deadline - time.monotonic()
@@ -46,7 +48,7 @@ class Sim:
     def quit(self) -> int:
         self.key("q")
         self.proc.stdin.close()
-        return self.proc.wait(timeout=300)
+        return self.proc.wait(timeout=PATIENCE)
 
 
 def test_keys_drive_the_real_appliance_and_a_restart_resumes(tmp_path):
@@ -73,7 +75,7 @@ def test_a_script_of_keys_is_played_in_order_to_the_end(tmp_path):
         [sys.executable, "-m", "scoreboard", "sim", "--state-dir", str(tmp_path)],
         input=b"a3f",
         capture_output=True,
-        timeout=300,
+        timeout=PATIENCE,
     )
     assert done.returncode == 0
     s = replay(read_journal(tmp_path).lines).snapshot()
@@ -85,7 +87,7 @@ def test_the_language_to_start_in_and_the_language_key(tmp_path):
         [sys.executable, "-m", "scoreboard", "sim", "--state-dir", str(tmp_path), "--lang", "en"],
         input=b"ll",
         capture_output=True,
-        timeout=300,
+        timeout=PATIENCE,
     )
     assert done.returncode == 0, done.stderr.decode()
     shown = [line for line in done.stdout.decode().splitlines() if "display language" in line]
@@ -111,7 +113,7 @@ def test_a_second_sim_on_the_same_state_says_so_and_the_first_plays_on(tmp_path)
         [sys.executable, "-m", "scoreboard", "sim", "--state-dir", str(tmp_path)],
         input=b"a",
         capture_output=True,
-        timeout=300,
+        timeout=PATIENCE,
     )
     err = second.stderr.decode()
     assert second.returncode == 2, err
@@ -132,7 +134,7 @@ def test_make_sim_takes_the_language_as_sim_lang_or_lang():
             cwd=root,
             capture_output=True,
             text=True,
-            timeout=300,
+            timeout=PATIENCE,
         )
         command = [line for line in done.stdout.splitlines() if " sim" in line][-1]
         assert command.endswith("/scoreboard sim --web --lang ru"), command
@@ -147,7 +149,7 @@ def test_the_setup_screen_through_the_sims_keys(tmp_path):
         [sys.executable, "-m", "scoreboard", "sim", "--state-dir", str(tmp_path)],
         input=b"Fbbbfbfaaaf",
         capture_output=True,
-        timeout=300,
+        timeout=PATIENCE,
     )
     assert done.returncode == 0, done.stderr.decode()
     out = done.stdout.decode()
@@ -185,7 +187,7 @@ def test_the_sims_text_says_each_message_in_words_not_as_a_key(tmp_path):
         [sys.executable, "-m", "scoreboard", "sim", "--state-dir", str(tmp_path), "--lang", "en"],
         input=b"a3u",  # A breaks, a ball, UNDO: "Undone: 1 ball of Player 1"-like, with a name
         capture_output=True,
-        timeout=300,
+        timeout=PATIENCE,
     )
     assert done.returncode == 0, done.stderr.decode()
     said = [line for line in done.stdout.decode().splitlines() if line.startswith("> ")]

@@ -7,18 +7,14 @@ import time
 import urllib.request
 from pathlib import Path
 
+from helpers import PATIENCE, free_port, wait_for
+
 from tests.test_sim import Sim
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def get(url: str):
     """The JSON at `url` once the server answers (it starts beside the sim)."""
-    deadline = time.monotonic() + 300
+    deadline = time.monotonic() + PATIENCE
     while True:
         try:
             with urllib.request.urlopen(url, timeout=10) as response:
@@ -39,10 +35,11 @@ def test_sim_web_serves_the_table_on_localhost_only(tmp_path):
         assert get(url + "api/state")["phase"] == "lag"
         sim.key("a")  # A breaks
         sim.wait_for("phase break")
-        deadline = time.monotonic() + 300
-        while get(url + "api/state")["phase"] != "break":
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
+        wait_for(
+            lambda: get(url + "api/state")["phase"] == "break",
+            what="break at /api/state",
+            every=0.05,
+        )
         # Loopback only: the port is not open on the machine's other addresses.
         listening = "".join(Path(f"/proc/net/{t}").read_text() for t in ("tcp", "tcp6"))
         hex_port = f":{port:04X} "

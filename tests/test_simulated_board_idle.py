@@ -5,6 +5,9 @@ bench/sim_idle.py prints what that saves (`sim idle CPU over N s`)."""
 import os
 import select
 import time
+from functools import partial
+
+import helpers
 
 from scoreboard.inputs.portable import framing, messages
 from scoreboard.inputs.sensorboard import SensorBoardLink
@@ -13,6 +16,8 @@ from scoreboard.store.pot_ledger import PotLedger
 from scoreboard.table.loop import ManualClock
 
 HOUR_MS = 3_600_000
+# The thread runs in real time: wait for what it does (polled every 10 ms), never a fixed time.
+wait_for = partial(helpers.wait_for, every=0.01)
 
 
 def run(board, link, clock, seconds, step=0.01):
@@ -38,14 +43,14 @@ def test_idle_until_the_next_heartbeat_busy_from_a_ball_until_its_pot_is_acked_a
         uptime = link.status["uptime_ms"]
         clock.advance(idle)
         board.step()  # the heartbeat goes out then (the pty hands it over in real time)
-        wait_until(lambda: link.step() or link.status["uptime_ms"] > uptime, "the heartbeat")
+        wait_for(lambda: link.step() or link.status["uptime_ms"] > uptime, what="the heartbeat")
 
         start, _ = board.drop_ball(2)
         assert board._idle_for() == (start - clock() * 1000 + 1) / 1000  # wakes for the ball
         board.step()
         assert board._idle_for() is False  # the ball is in the beam
         # Busy until the pot is sent and acked and flash is up to date; then idle again.
-        wait_until(lambda: run(board, link, clock, 0.01) or board._idle_for(), "idle again")
+        wait_for(lambda: run(board, link, clock, 0.01) or board._idle_for(), what="idle again")
         assert [e.pocket for e in events if type(e).__name__ == "Pot"] == [2]
         assert not board.board.outbox
     finally:
@@ -59,28 +64,19 @@ def test_the_thread_sleeps_while_idle_and_a_ball_or_a_byte_from_the_host_wakes_i
     host = os.open(path, os.O_RDWR | os.O_NOCTTY)
     board.start()
     try:
-        wait_until(lambda: (board._idle_for() or 0) > 60, "the board idle")
+        wait_for(lambda: (board._idle_for() or 0) > 60, what="the board idle")
         board.drop_ball(3)
-        wait_until(lambda: [entry[1] for entry in board.board.outbox] == [3], "the ball counted")
+        wait_for(lambda: [entry[1] for entry in board.board.outbox] == [3], what="the ball counted")
 
         drain(host)
         os.write(host, framing.Encoder().frame(messages.hello_request()))
         # Frames may come before the answer (the unacked pot is resent on the board's own
         # clock): read until the answer is among them, however the bytes are split.
         said = bytearray()
-        wait_until(lambda: said.extend(drain(host)) or messages.HELLO in kinds(said), "a HELLO")
+        wait_for(lambda: said.extend(drain(host)) or messages.HELLO in kinds(said), what="a HELLO")
     finally:
         board.close()
         os.close(host)
-
-
-def wait_until(check, what, timeout=300.0):
-    """The thread runs in real time: wait for what it does, never for a fixed time."""
-    deadline = time.monotonic() + timeout
-    while not (result := check()):
-        assert time.monotonic() < deadline, f"{what}: not within {timeout} s"
-        time.sleep(0.01)
-    return result
 
 
 def kinds(data: bytes) -> list[int]:

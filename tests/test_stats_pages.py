@@ -1,8 +1,9 @@
 """Between frames and at match end (issue 11): the result, then statistics pages turned by
 FOUL or by the configured time, through the app's event path with simulated time."""
 
-import dataclasses
+from functools import partial
 
+import helpers
 import pytest
 
 from scoreboard.inputs.events import ButtonPress, Pot
@@ -15,21 +16,10 @@ FRAME = '[match]\nplayer_a = "Олена"\nplayer_b = "Тарас"\nrace = 2\nta
 START = 1000.0  # make_app's ManualClock starts here; the tests' times count from it
 
 
-def feed(app, *events):
-    """Inputs at their times (seconds from START), as the loop gets them."""
-    for event in events:
-        event = dataclasses.replace(event, t=START + event.t)
-        app.clock.now = max(app.clock.now, event.t)
-        app.loop.put(event)
-        app.loop.run_pending()
-    return app.screen.frames[-1][0]
-
-
-def at(app, seconds):
-    """Let simulated time pass to `seconds` from START: the loop runs what falls due."""
-    app.clock.now = START + seconds
-    app.loop.run_pending()
-    return app.screen.frames[-1][0]
+# Inputs at their times (seconds from START), as the loop gets them; or simulated time passing
+# to `seconds` from START, the loop running what falls due: the snapshot shown after.
+feed = partial(helpers.feed, start=START, last=helpers.last_snapshot)
+at = partial(helpers.at, start=START, last=helpers.last_snapshot)
 
 
 def frame_won(app, phase="frame-over"):

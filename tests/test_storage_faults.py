@@ -23,9 +23,12 @@ import sys
 import tempfile
 import threading
 import time
+from functools import partial
 from pathlib import Path
 
+import helpers
 import pytest
+from helpers import PATIENCE
 from PIL import Image, ImageChops
 
 from scoreboard import config as configuration
@@ -40,8 +43,6 @@ pytestmark = pytest.mark.skipif(
     os.geteuid() != 0, reason="tmpfs mounts, chattr and setpriv need root (CI runs as root)"
 )
 
-WAIT = 300.0  # seconds, never slept: a bound on a hang, not on speed (60 s failed with the
-# CPU shared by four busy loops and other test runs; a correct run never waits that long)
 SCREEN = {"driver": "emulator-capture", "emulates": "ssd1306"}
 CONFIG = """
 [match]
@@ -62,12 +63,8 @@ MATCH = ["players Olena Taras", "race 1", "target 8", "option jumped-ball=foul",
 DROP_PRIVILEGE = ["setpriv", "--bounding-set=-dac_override,-dac_read_search", "--"]
 
 
-def wait_until(what: str, condition, timeout: float = WAIT):
-    deadline = time.monotonic() + timeout
-    while not (result := condition()):
-        assert time.monotonic() < deadline, f"never: {what}"
-        time.sleep(0.05)  # polling an outside process: the wait is bounded by the condition
-    return result
+# Polling an outside process every 50 ms: the wait is bounded by the condition.
+wait_for = partial(helpers.wait_for, every=0.05)
 
 
 class Scoreboard:
@@ -112,7 +109,7 @@ class Scoreboard:
         # After the first frame systemd is told READY, then WATCHDOG from the loop. A test that
         # fails here never gets this object: it leaves no process, board or reader behind.
         try:
-            wait_until("READY=1 (the service is up)", lambda: b"READY=1" in self._notified())
+            wait_for(lambda: b"READY=1" in self._notified(), what="READY=1 (the service is up)")
         except BaseException:
             self.close()
             raise
@@ -156,12 +153,12 @@ class Scoreboard:
 
     def wait_shows(self, what: str, snapshot: dict, fault_pages=((),)):
         """Until the display shows `snapshot` with one of `fault_pages` (a fault's pages turn)."""
-        wait_until(what, lambda: any(self.shows(snapshot, f) for f in fault_pages))
+        wait_for(lambda: any(self.shows(snapshot, f) for f in fault_pages), what=what)
         assert self.alive()
 
     def wait_log(self, text: str) -> str:
-        return wait_until(
-            f"{text!r} in the log", lambda: next((s for s in self.log if text in s), None)
+        return wait_for(
+            lambda: next((s for s in self.log if text in s), None), what=f"{text!r} in the log"
         )
 
     def alive(self) -> bool:
@@ -170,7 +167,7 @@ class Scoreboard:
     def stop(self):
         if self.alive():
             self.proc.send_signal(signal.SIGTERM)
-            assert self.proc.wait(timeout=WAIT) == 0
+            assert self.proc.wait(timeout=PATIENCE) == 0
         self.close()
         assert not any("Traceback" in line for line in self.log), "".join(self.log)
 
@@ -185,7 +182,7 @@ class Scoreboard:
         self.board.close()
         self.notify.close()  # the reader sees it closed within its 0.2 s timeout
         for thread in (self.reader, self.logger):  # the log ends with the process
-            thread.join(timeout=WAIT)
+            thread.join(timeout=PATIENCE)
             assert not thread.is_alive(), f"the {thread.name} reader never ended"
         self.proc.stderr.close()
 
@@ -307,13 +304,13 @@ def fds() -> list[str]:
 def test_a_scoreboard_that_never_says_ready_leaves_nothing_behind(tmp_path, monkeypatch):
     """A test failing while it waits for READY=1 never gets its Scoreboard, so only __init__
     can end the process, the board and the notify reader (which else polled all session)."""
-    real_wait = wait_until
+    real_wait = wait_for
     monkeypatch.setattr(
-        sys.modules[__name__], "wait_until", lambda what, c: real_wait(what, c, timeout=1.0)
+        sys.modules[__name__], "wait_for", lambda c, *, what: real_wait(c, what=what, patience=1.0)
     )
     pid_file, ptys = tmp_path / "pid", open_ptys()
     threads = set(threading.enumerate())
-    hung = ["sh", "-c", f'echo $$ > "{pid_file}"; exec sleep {WAIT}', "--"]  # never ready
+    hung = ["sh", "-c", f'echo $$ > "{pid_file}"; exec sleep {PATIENCE}', "--"]  # never ready
     with pytest.raises(AssertionError, match="never: READY=1"):
         Scoreboard(tmp_path, tmp_path / "state", prefix=hung)
     assert not Path(f"/proc/{pid_file.read_text().strip()}").exists()  # killed and reaped
@@ -337,7 +334,7 @@ def status_says_what_the_log_says(run: Scoreboard) -> None:
         [sys.executable, "-m", "scoreboard", "status", "--state-dir", str(run.state)],
         capture_output=True,
         text=True,
-        timeout=WAIT,
+        timeout=PATIENCE,
     )
     assert line.split("WARNING ", 1)[1].strip() in status.stdout, (line, status.stdout)
 
@@ -345,9 +342,9 @@ def status_says_what_the_log_says(run: Scoreboard) -> None:
 def all_saved(run: Scoreboard, shown: dict):
     """Everything shown is on disk, the board's pots are acked, the fault is gone."""
     pings = run.pings()
-    wait_until("watchdog pings go on", lambda: run.pings() >= pings + 2)
+    wait_for(lambda: run.pings() >= pings + 2, what="watchdog pings go on")
     run.wait_shows("the same score, saved, no fault", shown)
-    wait_until("the board's pots acked", lambda: not run.board.board.outbox)
+    wait_for(lambda: not run.board.board.outbox, what="the board's pots acked")
     assert snapshot(read_journal(run.state).lines) == shown
     assert run.alive()
 
@@ -370,7 +367,7 @@ def test_a_full_disk_during_play_keeps_the_score_with_no_false_silent_pocket_or_
     # The board resends the balls while they are not acked; each counts once, so no pocket
     # turns "silent" (a second fault would show as "+1") and the shot stays one.
     resent = run.board.board.outbox[0][3]
-    wait_until("the board resent them", lambda: run.board.board.outbox[0][3] != resent)
+    wait_for(lambda: run.board.board.outbox[0][3] != resent, what="the board resent them")
     run.wait_shows("still two, one fault only", two, not_saved("full", journal))
     # One row says it all in turn: not saved, what is wrong, what to do, and where.
     for page, what in enumerate(["not saved", "disk full", "free space", "the path"]):
@@ -494,7 +491,7 @@ def test_a_second_run_is_refused_before_it_touches_the_display(tmp_path, running
         [sys.executable, "-m", "scoreboard", "run", "--config", str(config)],
         env={**os.environ, "GPIOZERO_PIN_FACTORY": "mock"},
         capture_output=True,
-        timeout=WAIT,
+        timeout=PATIENCE,
     )
     assert second.returncode == 2 and b"in use" in second.stderr
     assert b"\x1b[" not in second.stdout  # the terminal display was never opened (cleared)
@@ -553,18 +550,18 @@ def test_a_new_match_on_a_full_disk_is_the_configured_one_and_is_saved_once_spac
         return check
 
     key("a3")
-    wait_until("1:0 on disk", last_block_has("Olena 1 : 0 Taras", without="not-saved"))
+    wait_for(last_block_has("Olena 1 : 0 Taras", without="not-saved"), what="1:0 on disk")
     filler = fill(state)
     key("Uu")  # hold UNDO, then press it: a new match
-    wait_until(
-        "the configured new match, not saved",
+    wait_for(
         last_block_has("Olena 0 : 0 Taras", "phase lag", "! not-saved"),
+        what="the configured new match, not saved",
     )
     filler.unlink()
-    wait_until("saved", last_block_has("Olena 0 : 0 Taras", "phase lag", without="not-saved"))
+    wait_for(last_block_has("Olena 0 : 0 Taras", "phase lag", without="not-saved"), what="saved")
     key("q")
     sim.stdin.close()
-    assert sim.wait(timeout=WAIT) == 0
+    assert sim.wait(timeout=PATIENCE) == 0
     assert b"Traceback" not in sim.stderr.read()
     (archived,) = list_archive(state)
     assert snapshot(archived.lines())["score"] == {"A": 1, "B": 0}

@@ -3,7 +3,11 @@ a stuck beam's retract, each alone, its windows as they were, also after a resta
 step that would end the frame waits until the stepping stops. Through the app's event path
 (its queue, the loop on a ManualClock, the real panel and journal)."""
 
+from functools import partial
+
+import helpers
 import pytest
+from helpers import at
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -26,20 +30,8 @@ def table(make_app):
     return start
 
 
-def feed(app, *events):
-    """Inputs at their times (the loop's clock follows them): (snapshot, hint) after."""
-    for event in events:
-        app.clock.now = max(app.clock.now, event.t)
-        app.loop.put(event)
-        app.loop.run_pending()
-    return app.screen.shown[-1]
-
-
-def at(app, t):
-    """Simulated time passes to `t`: the loop runs the timers due."""
-    app.clock.now = t
-    app.loop.run_pending()
-    return app.screen.shown[-1]
+# Inputs at their times (the loop's clock follows them): (snapshot, hint) after.
+feed = partial(helpers.feed, start=0.0)
 
 
 def journal(app):

@@ -12,6 +12,7 @@ import subprocess
 import time
 
 import pytest
+from helpers import PATIENCE
 
 HALF_BLOCK = (
     "▄"  # luma's asciiblock: the cell's background is the upper pixel, the foreground the lower
@@ -66,7 +67,7 @@ class Tmux:
         rows = [[cell for cell in row if cell is not None] for row in self.cells()]
         return [row for row in rows if row]
 
-    def wait_for(self, check, what: str, timeout: float = 300.0):
+    def wait_for(self, check, what: str, timeout: float = PATIENCE):
         """Until `check()` holds, returning what it returned: the program runs in real time,
         so a test waits for what it shows rather than for a fixed time."""
         deadline = time.monotonic() + timeout
@@ -75,7 +76,7 @@ class Tmux:
             time.sleep(0.1)
         return result
 
-    def wait_for_text(self, *parts: str, timeout: float = 300.0) -> str:
+    def wait_for_text(self, *parts: str, timeout: float = PATIENCE) -> str:
         """Until every one of `parts` is on the screen; the screen's text."""
 
         def shown():
