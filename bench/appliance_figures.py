@@ -277,11 +277,11 @@ def filesystem(path: str) -> tuple[str, str, str]:
 
 
 def unit_nice() -> int:
-    """The Nice= the service unit runs the appliance at (systemd/scoreboard.table.service)."""
+    """The Nice= the service unit runs the appliance at (systemd/scoreboard.service)."""
     unit = os.path.join(
         os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
         "systemd",
-        "scoreboard.table.service",
+        "scoreboard.service",
     )
     with open(unit) as f:
         for line in f:

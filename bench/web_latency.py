@@ -294,7 +294,7 @@ def main() -> int:
     args = parser.parse_args()
     # Each process at its unit's priority, as systemd starts them on the Pi (root only).
     table_nice, net_nice = (
-        unit_nice("scoreboard.table.service"),
+        unit_nice("scoreboard.service"),
         unit_nice("scoreboard-net.service"),
     )
     try:

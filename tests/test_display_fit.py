@@ -78,7 +78,7 @@ def variants():
             f: HINT_FIELDS[f] for _, f, _, _ in Formatter().parse(text) if f and f not in TIMED
         }
         yield f"hint-{hint}", SAMPLES["foul"], {"hint": (hint, tuple(fields.items()))}
-    path = "/var/lib/scoreboard/store/journal.log"
+    path = "/var/lib/scoreboard/journal.log"
     for problem in WHAT_IS_WRONG:
         for page in range(4):
             fault = {"kind": "not-saved", "problem": problem, "path": path, "page": page}

@@ -138,7 +138,7 @@ class TableBridge:
                 self._post(self._broadcast, encode(event_message(n, line)))
 
     def pairing_asked(self) -> None:
-        """UNDO held, then FOUL, at the table (scoreboard/table/phone/): the net process is asked for a
+        """UNDO held, then FOUL, at the table (scoreboard/table/phone_control.py): the net process is asked for a
         code."""
         self._post(self._broadcast, encode({"type": "pairing-asked"}))
 

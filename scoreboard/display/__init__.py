@@ -8,7 +8,7 @@ Public API (everything else in this package is internal):
         {"driver": "max7219", "cascaded": 4}, {"driver": "emulator-terminal"},
         {"driver": "dummy", "emulates": "ssd1322"}. A display that is missing or fails at
         start is logged and reported to on_error(spec, message); the others still run. `timings`
-        (display/words.py Timings, from the config's [timings]) are the holds the screens name.
+        (texts/words.py Timings, from the config's [timings]) are the holds the screens name.
 
     Screen.show(snapshot, *, faults=(), hint=None) -> int
         Draws the snapshot's phase; pushes to the device only if the picture changed.

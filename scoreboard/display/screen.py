@@ -31,7 +31,7 @@ class Screen:
     ):
         translator(lang)  # an unknown language stops at start, not at the first foul
         self.device, self.name, self.panel, self.lang = device, name, panel, lang
-        self.timings = timings  # the button timings the screens name (display/words.py)
+        self.timings = timings  # the button timings the screens name (texts/words.py)
         self.counter = counter
         self.segments = sevensegment(device) if segments else None
         self.failed: str | None = None
@@ -39,7 +39,7 @@ class Screen:
         # LED digits do not burn in. `saver_step` set: the saver is shown, at that step.
         self.burns_in = not panel.matrix and not segments
         self.saver_step: int | None = None
-        # A phone's pairing code (scoreboard/table/phone/): (code, url) while an OLED shows it.
+        # A phone's pairing code (scoreboard/table/phone_control.py): (code, url) while an OLED shows it.
         self.pairing: tuple[str, str] | None = None
         self.contrast = contrast  # the configured contrast, restored on waking
         self.level: int | None = contrast  # the contrast the device was last set to

@@ -69,7 +69,7 @@ class Panel(FoulSteps):
             asked = self.asking(event.t)
             self._new_match_asked = None  # any other input ends the question
             if asked and _is(event, ButtonPress, Button.FOUL):
-                # Its other answer: a code to pair a phone (issue 12, scoreboard/table/phone/); the
+                # Its other answer: a code to pair a phone (issue 12, table/phone_control.py); the
                 # gesture that pairs never changes the match (issue 19).
                 return Outcome(pairing=True)
             # Any other button drops the question and does nothing else (UNDO held again asks

@@ -121,7 +121,7 @@ HINTS = {
     "setup-next-match": "Next match is set",
     "not-a-ball": "Pocket {pocket}: not a ball",
     "check-score": "Pocket {pocket}: check score",
-    # Phones (issue 12, scoreboard/table/phone/): pairing, and a change a phone asks for.
+    # Phones (issue 12, scoreboard/table/phone_control.py): pairing, and a change a phone asks for.
     "phone-code-asked": "Asking for a code…",
     "phone-no-network": "Network is off",
     "phone-paired": "Phone paired",

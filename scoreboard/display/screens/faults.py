@@ -50,7 +50,7 @@ def _not_saved(c: Canvas, y: int, t, fault: dict, more: str):
     if page < len(pages):
         c.bar(y, "!" + pages[page], right=more)
         return
-    # The path keeps its end, the part that says which file: "…/scoreboard/store/journal.log".
+    # The path keeps its end, the part that says which file: "…/scoreboard/journal.log".
     path = fault.get("path", "")
     room = c.width - 4 - (c.width_of(more) + 6 if more else 0)
     while len(path) > 2 and c.width_of("!" + path) > room:

@@ -1,6 +1,6 @@
 """The pairing screen (issue 12): the code a phone types and a QR code of the table's page.
 
-Shown on the OLEDs while a code is good (scoreboard/table/phone/); the LED digits keep the score.
+Shown on the OLEDs while a code is good (scoreboard/table/phone_control.py); the LED digits keep the score.
 The QR code is dark modules on a lit square with a one-module quiet zone, two pixels a
 module while the address fits a version-3 code (29 modules: 62 px of the 64), one pixel
 beyond that; a longer address first drops the code it carries in its ``#code=`` part.
