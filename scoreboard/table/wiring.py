@@ -123,7 +123,7 @@ class Appliance:
         pins, timings, sensors = config.pins, config.timings, config.sensors
         buttons = panel_buttons(config)
         self.buttons = Buttons(
-            self.loop.put,
+            self.loop.put_input,
             pins={button: pin for button, (pin, _) in buttons.items()},
             hold_times={button: hold for button, (_, hold) in buttons.items()},
             bounce_time=timings.button_debounce,
@@ -134,7 +134,7 @@ class Appliance:
         self.link = None
         if sensors.source == "gpio":
             self.pockets = GpioPockets(
-                self.loop.put,
+                self.loop.put_input,
                 pins=pins.pockets,
                 min_ball_ms=timings.beam_min * 1000,
                 stuck_ms=timings.beam_stuck * 1000,
@@ -143,7 +143,7 @@ class Appliance:
             )
         elif sensors.source == "board":
             self.link = SensorBoardLink(
-                self.loop.put,
+                self.loop.put_input,
                 port=board_port or sensors.port or None,
                 usb_id=(sensors.usb_vid, sensors.usb_pid),
                 clock=clock,
