@@ -58,10 +58,23 @@ def command_message(id: str, cmd: str, **args) -> dict:
     return {"type": "command", "id": id, "cmd": cmd, **args}
 
 
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a number JSON has")
+
+
+def strict_loads(data: bytes | str):
+    """JSON as RFC 8259 has it: no NaN or Infinity (Python's json takes them, and a NaN time
+    would upset a timer), and nesting too deep is a ValueError, never a RecursionError."""
+    try:
+        return json.loads(data, parse_constant=_no_constant)
+    except RecursionError:
+        raise ValueError("nested too deep") from None
+
+
 def parse_command(line: bytes) -> Command:
     """A client's line as a Command, or ProtocolError saying what is wrong with it."""
     try:
-        message = json.loads(line)
+        message = strict_loads(line)
     except (ValueError, UnicodeDecodeError) as exc:
         raise ProtocolError(f"not JSON: {exc}") from None
     if not isinstance(message, dict):

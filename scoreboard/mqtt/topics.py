@@ -8,6 +8,7 @@ import json
 import re
 from datetime import UTC, datetime
 
+from scoreboard.bridge.protocol import strict_loads
 from scoreboard.texts.i18n import LANGUAGES
 
 PREFIX = "fp/v1"
@@ -93,7 +94,7 @@ def parse_assign(data: bytes) -> dict | None:
     if not data:
         return None
     try:
-        payload = json.loads(data)
+        payload = strict_loads(data)
     except (ValueError, UnicodeDecodeError) as exc:
         raise AssignError(f"not JSON: {exc}") from None
     if not isinstance(payload, dict):

@@ -11,6 +11,7 @@
   asked for has changed, or nobody at the table agreed). Those presses do nothing else.
 """
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -61,7 +62,10 @@ class PhoneControl:
         """Show ``code`` (six digits) and a QR code of ``url`` for ``seconds`` at most."""
         if not (isinstance(code, str) and len(code) == 6 and code.isascii() and code.isdigit()):
             raise ValueError(f"a pairing code is six digits, not {code!r}")
-        seconds = min(max(float(seconds), 0.0), CODE_SECONDS)
+        seconds = float(seconds)
+        if not math.isfinite(seconds):
+            raise ValueError(f"a code is shown for some seconds, not {seconds!r}")
+        seconds = min(max(seconds, 0.0), CODE_SECONDS)
         self.code = (code, str(url or ""))
         self._cancel_code_timer()
         self._code_timer = self.call_later(seconds, self.hide_code)
