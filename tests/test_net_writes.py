@@ -318,7 +318,16 @@ async def test_a_cross_origin_write_is_403_even_with_the_cookie(net, client):
     csrf = await paired(net, client)
     # Another port of the same machine is the same site: the browser would send the
     # SameSite=Strict cookie, so the Origin check is what refuses it.
-    for other in (f"http://{client.host}:1", "http://evil.example", "null", None):
+    # Another scheme on the same name and port is another origin too (issue 21): a page
+    # served over https there is not the table's http page.
+    for other in (
+        f"http://{client.host}:1",
+        f"https://{client.host}:{client.port}",
+        f"ftp://{client.host}:{client.port}",
+        "http://evil.example",
+        "null",
+        None,
+    ):
         headers = {"Origin": other} if other else {}  # None: no Origin at all
         response = await client.post(
             "/api/undo", json={}, headers={**headers, security.CSRF_HEADER: csrf}

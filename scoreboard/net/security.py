@@ -87,7 +87,8 @@ def is_same_origin(request: web.Request) -> bool:
         parts = urlsplit(origin)
     except ValueError:
         return False
-    return parts.scheme in ("http", "https") and parts.netloc.lower() == request.host.lower()
+    # The whole origin: the scheme too (https://table:8080 is not the http page's origin).
+    return parts.scheme == request.scheme and parts.netloc.lower() == request.host.lower()
 
 
 def csrf_token(cookie_value: str) -> str:
