@@ -523,3 +523,23 @@ def test_listening_everywhere_the_qr_code_names_this_machines_address(host):
     from scoreboard.net.writes import own_address, page_host
 
     assert page_host(host) == own_address()
+
+
+@run
+async def test_a_body_without_a_length_is_refused_before_it_is_read(net, client):
+    """Issue 21: aiohttp kept ~1.5 MB of each chunked body it refused (the 16 KiB limit read
+    only Content-Length), so 8 at once grew `scoreboard net` to 2 GB. Refused unread, closed."""
+    csrf = (await session(client))["csrf"]
+    sent = []
+
+    async def body():
+        for _ in range(64):  # 4 MiB if it were all read
+            sent.append(1)
+            yield b"x" * 65536
+
+    headers = {**origin(client), security.CSRF_HEADER: csrf, "Content-Type": "application/json"}
+    response = await client.post("/api/pair", data=body(), headers=headers)
+    assert response.status == 411 and "Content-Length" in (await response.json())["message"]
+    assert len(sent) < 64  # the connection closed: the rest was never sent
+    big = await post(client, "/api/pair", {"code": "1" * 20_000}, csrf=csrf)
+    assert big.status == 413

@@ -8,7 +8,6 @@ in play: docs/threat-model.md). Listed in docs/API.md.
 
 import asyncio
 import contextlib
-import json
 import socket
 from dataclasses import dataclass
 from importlib import resources
@@ -17,6 +16,7 @@ from typing import Protocol
 from aiohttp import web
 
 from scoreboard.bridge.client import TableUnreachable
+from scoreboard.bridge.protocol import strict_loads
 from scoreboard.net import security
 from scoreboard.net.pair_page import pair_page
 from scoreboard.net.pairing import CODE_LIFETIME, Pairing, PairingRefused
@@ -250,11 +250,19 @@ def _not_paired() -> web.Response:
 async def _json_body(request: web.Request) -> dict | web.Response:
     if request.content_type != "application/json":
         return security.refuse(415, "send JSON (Content-Type: application/json)")
-    if request.content_length is not None and request.content_length > MAX_BODY:
-        return security.refuse(413, "too long")
+    if request.content_length is None:
+        # A body without a length (chunked) is refused before a byte of it is read, and the
+        # connection closed: aiohttp would otherwise keep what it buffered (issue 21).
+        response = security.refuse(411, "send the body with a Content-Length")
+        response.force_close()
+        return response
+    if request.content_length > MAX_BODY:
+        response = security.refuse(413, "too long")
+        response.force_close()
+        return response
     try:
-        body = json.loads(await request.text())
-    except ValueError as exc:
+        body = strict_loads(await request.read())
+    except (ValueError, UnicodeDecodeError) as exc:
         return security.refuse(400, f"not JSON: {exc}")
     if not isinstance(body, dict):
         return security.refuse(400, "send a JSON object")
