@@ -20,7 +20,7 @@ from mqtt_table import Feed, match_lines, state_message, write_journal
 from scoreboard import config as configuration
 from scoreboard.club.broker import BrokerSettings, ClubClient
 from scoreboard.club.hall import Hall
-from scoreboard.club.results import ResultBook
+from scoreboard.club.results import BadResult, ResultBook
 from scoreboard.club.server import Club, assign_settings
 from scoreboard.mqtt.publisher import Publisher
 
@@ -95,6 +95,34 @@ def test_each_result_is_kept_once_and_a_changed_one_replaces_it(tmp_path):
     assert sorted(r.split(",")[0] for r in rows[1:]) == ["t1", "t2"]
     assert ",Taras," in rows[1] + rows[2]  # t1's winner is now B
     assert again.csv(date(2026, 12, 4)).count("\n") == 1  # another day: the header alone
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        lambda r: r.pop("players"),
+        lambda r: r.update(players={"A": ["<img>"], "B": "Taras"}),
+        lambda r: r.update(ended=20261203),
+        lambda r: r.update(winner="C"),
+        lambda r: r.update(frames="1:0"),
+        lambda r: r.update(frame_scores=[8]),
+    ],
+)
+def test_a_bad_result_is_refused_said_and_never_poisons_the_book(tmp_path, spoil):
+    """Issue 21: one retained result without `players` made /results.csv answer 500 for the
+    whole day, also after a restart (the bad line was kept)."""
+    book = ResultBook(tmp_path)
+    book.add(result(table="t2"))
+    bad = result()
+    spoil(bad)
+    with pytest.raises(BadResult):
+        book.add(bad)
+    day = date(2026, 12, 3)
+    assert book.csv(day).count("\n") == 2  # the header and t2's
+    with open(tmp_path / "results-2026-12-03.jsonl", "a", encoding="utf-8") as f:
+        f.write(json.dumps(bad) + "\n")  # as an older club kept it
+    again = ResultBook(tmp_path)
+    assert again.csv(day).count("\n") == 2
 
 
 def test_the_api_doc_lists_the_columns_results_csv_writes(tmp_path):

@@ -31,6 +31,39 @@ def day_of(result: dict) -> date:
         return datetime.now().date()
 
 
+class BadResult(ValueError):
+    """A result the book cannot keep: the message says which field and why."""
+
+
+def problem(result) -> str | None:
+    """Why `result` cannot be kept (None: it can): every field the book, its days and its CSV
+    read, of the type they read it as. A bad one is refused on arrival and passed over when
+    a day's file is read, so it never poisons the book (issue 21)."""
+    if not isinstance(result, dict):
+        return "a result is a JSON object"
+    try:
+        for key in ("table", "match_id"):
+            if not isinstance(result[key], str) or not result[key]:
+                return f"{key} must be a text"
+        for key in ("started", "ended"):
+            if not isinstance(result.get(key), str | None):
+                return f"{key} must be a time, or left out"
+        players = result["players"]
+        if not all(isinstance(players[side], str) for side in ("A", "B")):
+            return "players must be the names of A and B"
+        if result.get("winner") not in (None, "A", "B"):
+            return "winner must be A, B or left out"
+        for key in ("frames", "longest_run"):
+            if not all(isinstance(result[key][side], int) for side in ("A", "B")):
+                return f"{key} must be a number for A and for B"
+        row = flat({"number": None, **result})
+        csv.DictWriter(io.StringIO(), fieldnames=CSV_COLUMNS, extrasaction="ignore").writerow(row)
+        day_of(result)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        return f"cannot be read ({type(exc).__name__}: {exc})"
+    return None
+
+
 class ResultBook:
     def __init__(self, data_dir):
         self.folder = Path(data_dir)
@@ -44,14 +77,19 @@ class ResultBook:
         for line in path.read_text(encoding="utf-8").splitlines():
             try:
                 result = json.loads(line)
-                key = (result["table"], result["match_id"])
-            except (ValueError, KeyError, TypeError):
+            except ValueError:
                 continue  # a line torn by a power cut: the broker sends it again
+            if problem(result) is not None:
+                continue  # kept by an older club that took anything: never shown
+            key = (result["table"], result["match_id"])
             self.by_key[key] = result
             self._digests[key] = digest(result)
 
     def add(self, result: dict) -> bool:
-        """Keep `result`; False when it is one the book holds already, as it is."""
+        """Keep `result`; False when it is one the book holds already, as it is; BadResult
+        when it cannot be kept (the book is left as it was)."""
+        if (why := problem(result)) is not None:
+            raise BadResult(why)
         key = (result["table"], result["match_id"])
         value = digest(result)
         if self._digests.get(key) == value:

@@ -13,7 +13,7 @@ from pathlib import Path
 from aiohttp import web
 
 from scoreboard.club.hall import Hall
-from scoreboard.club.results import ResultBook
+from scoreboard.club.results import BadResult, ResultBook
 from scoreboard.core.settings import NAME_LETTERS, OPTIONS
 from scoreboard.mqtt import topics
 from scoreboard.net import security
@@ -45,6 +45,8 @@ class Club:
             try:
                 if self.book.add(result):
                     self._send({"type": "result", "result": result})
+            except BadResult as exc:
+                LOGGER.warning("club: result from %s refused: %s", table, exc)
             except OSError as exc:
                 LOGGER.warning("club: cannot keep result %s: %s", result.get("match_id"), exc)
         if table is not None:
