@@ -3,6 +3,7 @@ real parts: tables publishing through a real Mosquitto, the club's paho client, 
 server read over HTTP and Server-Sent Events; the staff's assign reaching a table."""
 
 import asyncio
+import base64
 import json
 import os
 import re
@@ -208,6 +209,42 @@ def test_without_a_staff_password_nobody_sets_up_a_match(tmp_path):
                 assert response.status == 403, method
                 assert "--staff-password-file" in await response.text()
             assert (await http.get("/api/tables")).status == 200  # the hall's reads stay open
+        finally:
+            await http.close()
+
+    asyncio.run(body())
+
+
+def test_staff_writes_take_user_staff_lock_after_five_wrong_and_check_the_host(tmp_path):
+    """Issue 21: 2,501 password guesses a second, any user name, any Host were taken."""
+
+    def basic(user, password):
+        return {
+            "Authorization": "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode()
+        }
+
+    async def body():
+        clock = [1000.0]
+        club = Club(book=ResultBook(tmp_path), staff_password="cue", clock=lambda: clock[0])
+        http = TestClient(TestServer(club.app()))
+        await http.start_server()
+        try:
+            url = "/api/tables/t1/assign"
+
+            async def status(auth, **extra):
+                headers = {**auth, **own_origin(http), **extra}
+                return (await http.post(url, json=FORM, headers=headers)).status
+
+            assert await status(basic("staff", "cue")) == 503  # every check passed (no broker)
+            assert await status(basic("admin", "cue")) == 401  # another user: a wrong guess
+            rebound = {"Host": "evil.example:8090", "Origin": "http://evil.example:8090"}
+            assert await status(basic("staff", "cue"), **rebound) == 403  # DNS rebinding
+            for guess in ("a", "b", "c"):
+                assert await status(basic("staff", guess)) == 401
+            assert await status(basic("staff", "e")) == 401  # the fifth wrong one locks
+            assert await status(basic("staff", "cue")) == 429  # the right one too, for a minute
+            clock[0] += 61
+            assert await status(basic("staff", "cue")) == 503
         finally:
             await http.close()
 

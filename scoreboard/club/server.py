@@ -20,6 +20,9 @@ from scoreboard.net import security
 from scoreboard.rules.setup import hidden_characters
 
 LOGGER = logging.getLogger("scoreboard.club")
+STAFF_USER = "staff"
+WRONG_BEFORE_LOCK = 5  # wrong staff passwords in a minute, then the writes lock for one
+LOCK_SECONDS = 60.0
 STATIC = Path(__file__).with_name("static")
 HEARTBEAT = 2.0  # seconds between SSE heartbeats: a page says "connection lost" after 5 s
 CLIENT_QUEUE = 512  # updates a page may fall behind by before it is dropped (it reconnects)
@@ -28,12 +31,24 @@ CLIENT_QUEUE = 512  # updates a page may fall behind by before it is dropped (it
 class Club:
     """The hall, the result book and the pages that follow them."""
 
-    def __init__(self, *, book: ResultBook, client=None, staff_password: str = "", clock=time.time):
+    def __init__(
+        self,
+        *,
+        book: ResultBook,
+        client=None,
+        staff_password: str = "",
+        clock=time.time,
+        names=(),
+    ):
         self.hall = Hall()
         self.book = book
         self.client = client  # ClubClient, for assign; None in tests that only read
         self.staff_password = staff_password
         self.clock = clock
+        # The names the club's page is reached by besides its own (a club's DNS name for it).
+        self.names = security.own_names() | {n.lower() for n in names}
+        self._wrong: list[float] = []  # when the last wrong staff passwords were given
+        self._locked_until = float("-inf")
         self.linked = False
         self.pages: set[asyncio.Queue] = set()
         self.dropped = 0
@@ -137,7 +152,7 @@ class Club:
     async def assign(self, request: web.Request) -> web.Response:
         """The staff's next match for a table: `{"players": [A, B], "race": 3, "target": 8,
         "breaker": "lag"}` as the table's retained `assign`; DELETE clears it."""
-        _check_staff(request, self.staff_password)
+        self._check_staff(request)
         table = request.match_info["table"]
         if not topics.TABLE_ID.match(table):
             raise web.HTTPNotFound(text="no such table")
@@ -151,6 +166,51 @@ class Club:
         except (ValueError, TypeError) as exc:
             raise web.HTTPBadRequest(text=str(exc)) from None
         return web.json_response({"ok": True, "assign": self.client.assign(table, settings)})
+
+    def _check_staff(self, request: web.Request) -> None:
+        """Writes come from the club's own pages only: a Host that names the club and an
+        Origin that is this host, as the table's own writes (net/security.py), so no other
+        site can make a staff's browser write (DNS rebinding neither); and user `staff` with
+        the staff password, without which the club sets up no match (it serves the whole
+        club's network: the hall TV and OBS read from other machines). Five wrong passwords
+        lock the staff's writes for a minute, the right one too, as a table's pairing does."""
+        if not security.is_own_host(request, self.names):
+            raise web.HTTPForbidden(text=f"{request.host!r} is not this club's address")
+        if not security.is_same_origin(request):
+            raise web.HTTPForbidden(text="a write must come from the club's own page")
+        password = self.staff_password
+        if not password:
+            raise web.HTTPForbidden(
+                text="no staff password is set: start scoreboard club with --staff-password-file "
+                "to set up matches from this page"
+            )
+        now = self.clock()
+        if now < self._locked_until:
+            raise web.HTTPTooManyRequests(
+                text=f"too many wrong passwords: try again in {self._locked_until - now:.0f} s"
+            )
+        given = request.headers.get("Authorization", "")
+        try:
+            scheme, encoded = given.split(" ", 1)
+            user, _, secret = base64.b64decode(encoded, validate=True).decode().partition(":")
+        except (ValueError, UnicodeDecodeError):
+            scheme, user, secret = "", "", ""
+        right = hmac.compare_digest(secret.encode(), password.encode())
+        if scheme.lower() == "basic" and user == STAFF_USER and right:
+            self._wrong.clear()
+            return
+        if given:  # a browser's first try sends nothing: no guess
+            self._wrong = [t for t in self._wrong if now - t < LOCK_SECONDS] + [now]
+            if len(self._wrong) >= WRONG_BEFORE_LOCK:
+                self._wrong.clear()
+                self._locked_until = now + LOCK_SECONDS
+                LOGGER.warning(
+                    "club: %d wrong staff passwords: locked for a minute", WRONG_BEFORE_LOCK
+                )
+        raise web.HTTPUnauthorized(
+            text="the staff password is needed (user staff)",
+            headers={"WWW-Authenticate": 'Basic realm="club staff"'},
+        )
 
     async def results_csv(self, request: web.Request) -> web.Response:
         try:
@@ -176,31 +236,6 @@ async def _no_cache(request, handler):
     if not isinstance(response, web.FileResponse) or request.path.startswith("/api"):
         response.headers.setdefault("Cache-Control", "no-store")
     return response
-
-
-def _check_staff(request: web.Request, password: str) -> None:
-    """Writes come from the club's own pages only: an Origin that is this host, as the
-    table's own writes (net/security.py), so no other site can make a staff's browser write;
-    and with the staff password, without which the club sets up no match (it serves the
-    whole club's network: the hall TV and OBS read from other machines)."""
-    if not security.is_same_origin(request):
-        raise web.HTTPForbidden(text="a write must come from the club's own page")
-    if not password:
-        raise web.HTTPForbidden(
-            text="no staff password is set: start scoreboard club with --staff-password-file "
-            "to set up matches from this page"
-        )
-    given = request.headers.get("Authorization", "")
-    try:
-        scheme, encoded = given.split(" ", 1)
-        _, _, secret = base64.b64decode(encoded).decode().partition(":")
-    except (ValueError, UnicodeDecodeError):
-        scheme, secret = "", ""
-    if scheme.lower() != "basic" or not hmac.compare_digest(secret.encode(), password.encode()):
-        raise web.HTTPUnauthorized(
-            text="the staff password is needed",
-            headers={"WWW-Authenticate": 'Basic realm="club staff"'},
-        )
 
 
 def assign_settings(data) -> dict:

@@ -37,6 +37,14 @@ def register(subparsers) -> None:
         help="a password the staff give (user 'staff') to set up a match; without it, "
         "nobody can (the pages only show)",
     )
+    parser.add_argument(
+        "--name",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a name the club's page is reached by besides this machine's own (its DNS name "
+        "in the club); staff writes to any other Host are refused (DNS rebinding)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -71,18 +79,20 @@ def run(args) -> int:
         logging.getLogger("scoreboard.club").warning(
             "club: no --staff-password-file: the pages show the tables, nobody can set up a match"
         )
-    asyncio.run(serve(settings, book, listen=args.listen, port=args.port, staff=staff))
+    asyncio.run(
+        serve(settings, book, listen=args.listen, port=args.port, staff=staff, names=args.name)
+    )
     return 0
 
 
-async def serve(settings, book, *, listen: str, port: int, staff: str = "") -> None:
+async def serve(settings, book, *, listen: str, port: int, staff: str = "", names=()) -> None:
     """Run until SIGTERM or SIGINT."""
     from aiohttp import web
 
     from scoreboard.club.broker import ClubClient
     from scoreboard.club.server import Club
 
-    club = Club(book=book, staff_password=staff)
+    club = Club(book=book, staff_password=staff, names=names)
     client = ClubClient(settings, on_message=club.take, on_link=club.link)
     club.client = client
     client.start()
