@@ -29,7 +29,16 @@ def test_nesting_too_deep_is_a_refusal_never_a_recursion_error():
     with pytest.raises(ProtocolError, match="nested too deep"):
         parse_command(DEEP)
     with pytest.raises(AssignError, match="nested too deep"):
-        parse_assign(b'{"id": "m1", "players": ' + DEEP + b"}")
+        parse_assign(b'{"id": "m1", "players": ' + b"[" * 3000 + b"]" * 3000 + b"}")
+
+
+def test_an_assign_larger_than_a_real_one_is_refused_at_the_edge():
+    """Issue 21: a 70 KB retained assign became a command over the socket's 64 KiB line: the
+    link to the table flapped 178 times in 35 s, and again after it was cleared."""
+    big = b'{"id": "m1", "players": ["' + b"a" * 70_000 + b'", "Taras"]}'
+    with pytest.raises(AssignError, match="too large: 70038 bytes"):
+        parse_assign(big)
+    assert parse_assign(b'{"id": "m1", "players": ["Olena", "Taras"], "race": 3}')["race"] == 3
 
 
 def test_the_table_refuses_a_code_shown_for_nan_seconds_and_plays_on(tmp_path):

@@ -85,6 +85,10 @@ class AssignError(ValueError):
 
 
 ASSIGN_KEYS = {"players", "race", "target", "options", "lang", "breaker"}
+# The largest assign a table reads: a real one is a few hundred bytes; a larger one is refused
+# here, once, never passed on as a command longer than the local socket's line (64 KiB),
+# which dropped the link to the table again on every retained copy (issue 21).
+MAX_ASSIGN = 8 * 1024
 
 
 def parse_assign(data: bytes) -> dict | None:
@@ -93,6 +97,8 @@ def parse_assign(data: bytes) -> dict | None:
     payload (a cleared retained message) is None. The table checks the values themselves."""
     if not data:
         return None
+    if len(data) > MAX_ASSIGN:
+        raise AssignError(f"too large: {len(data)} bytes (at most {MAX_ASSIGN})")
     try:
         payload = strict_loads(data)
     except (ValueError, UnicodeDecodeError) as exc:
