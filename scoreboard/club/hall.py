@@ -8,6 +8,31 @@ from dataclasses import dataclass, field
 from scoreboard.mqtt import topics
 
 IDLE_PHASES = ("lag", "match-over")
+PHASES = ("lag", "break", "play", "foul", "break-foul", "frame-over", "match-over")
+
+
+def _sides(value, kind) -> bool:
+    return isinstance(value, dict) and all(isinstance(value.get(s), kind) for s in "AB")
+
+
+def state_problem(state: dict) -> str | None:
+    """Why a table's `state` cannot be shown (None: it can): each field the hall's page reads,
+    of its type. Checked on arrival: a table's own credentials may publish anything (issue 21)."""
+    checks = {
+        "phase": lambda v: v in PHASES,
+        "players": lambda v: _sides(v, str),
+        "score": lambda v: _sides(v, int) and not any(isinstance(v[s], bool) for s in "AB"),
+        "frames": lambda v: _sides(v, int) and not any(isinstance(v[s], bool) for s in "AB"),
+        "race": lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool)),
+        "target": lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool)),
+        "striker": lambda v: v in (None, "A", "B"),
+        "winner": lambda v: v in (None, "A", "B"),
+        "events": lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool)),
+    }
+    for key, good in checks.items():
+        if not good(state.get(key)):
+            return f"{key}: {state.get(key)!r:.40}"
+    return None
 
 
 @dataclass
@@ -83,13 +108,18 @@ class Hall:
         t = self.table(table_id)
         if name == topics.AVAILABILITY:
             t.online = payload == topics.ONLINE.encode()
-        elif name == topics.STATE and isinstance(data, dict):
+        elif name == topics.STATE and isinstance(data, dict) and state_problem(data) is None:
             t.state = data
         elif name == topics.FAULTS and isinstance(data, dict):
-            t.faults = [f for f in data.get("faults", []) if isinstance(f, dict)]
-            t.updated = data.get("updated")
+            faults = data.get("faults", [])
+            t.faults = [
+                f for f in (faults if isinstance(faults, list) else [])
+                if isinstance(f, dict) and isinstance(f.get("kind"), str)
+            ]  # fmt: skip
+            updated = data.get("updated")
+            t.updated = updated if isinstance(updated, str) else None
         elif name == topics.INFO and isinstance(data, dict):
-            t.info = data
+            t.info = {k: v for k, v in data.items() if isinstance(v, str | int | float | None)}
         elif name == topics.ASSIGN:
             t.assign = data if isinstance(data, dict) else None
         elif name == topics.ASSIGNED and isinstance(data, dict):

@@ -7,26 +7,41 @@ const FAULTS = { "board-lost": "sensor board lost", "sensor-stuck": "a pocket se
 const tables = new Map();
 let lastHeard = Date.now(), clubNow = 0, clubAt = Date.now(), brokerUp = true;
 
-function esc(text) {
-  return String(text ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+function el(tag, className, text) {
+  // Every value from a table is put in as text, never as HTML (issue 21).
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text != null) node.textContent = String(text);
+  return node;
 }
 function ago(seconds) {
   if (seconds == null) return "never";
   const s = Math.max(0, Math.round(clubNow + (Date.now() - clubAt) / 1000 - seconds));
   return s < 60 ? `${s} s ago` : s < 3600 ? `${Math.floor(s / 60)} min ago` : `${Math.floor(s / 3600)} h ago`;
 }
-function cardHtml(t) {
+function cardNodes(t) {
   const p = t.players || { A: "—", B: "—" }, sc = t.score || { A: 0, B: 0 }, fr = t.frames || { A: 0, B: 0 };
-  const side = (k) => `<div class="row"><span class="name${t.striker === k ? " at" : ""}">${esc(p[k])}</span>` +
-    `<span><span class="frames">${fr[k]}</span><span class="score">${sc[k]}</span></span></div>`;
-  const next = t.assign && t.assign.players
-    ? `<div class="next">next: ${esc(t.assign.players[0])} v ${esc(t.assign.players[1])}` +
-      `${t.assign.answer ? (t.assign.answer.ok ? " (at the table)" : " (refused: " + esc(t.assign.answer.message) + ")") : " (sent)"}</div>` : "";
-  return `<div class="top"><span>${esc(t.name)}</span><span class="status">${esc(t.status)}</span></div>` +
-    side("A") + side("B") +
-    `<div class="foot"><span>${t.phase ? esc(PHASES[t.phase] || t.phase) : "no match"}` +
-    `${t.race ? " · race to " + t.race : ""}</span><span class="age" data-t="${t.received ?? ""}">${ago(t.received)}</span></div>` +
-    (t.faults && t.faults.length ? `<div class="faults">${t.faults.map((k) => esc(FAULTS[k] || k)).join(", ")}</div>` : "") + next;
+  const top = el("div", "top");
+  top.append(el("span", null, t.name), el("span", "status", t.status));
+  const side = (k) => {
+    const row = el("div", "row"), figures = el("span");
+    figures.append(el("span", "frames", fr[k]), el("span", "score", sc[k]));
+    row.append(el("span", "name" + (t.striker === k ? " at" : ""), p[k]), figures);
+    return row;
+  };
+  const foot = el("div", "foot");
+  const phase = t.phase ? PHASES[t.phase] || t.phase : "no match";
+  const age = el("span", "age", ago(t.received));
+  age.dataset.t = t.received ?? "";
+  foot.append(el("span", null, phase + (t.race ? " · race to " + t.race : "")), age);
+  const nodes = [top, side("A"), side("B"), foot];
+  if (t.faults && t.faults.length) nodes.push(el("div", "faults", t.faults.map((k) => FAULTS[k] || k).join(", ")));
+  if (t.assign && t.assign.players) {
+    const a = t.assign.answer;
+    const said = a ? (a.ok ? " (at the table)" : " (refused: " + a.message + ")") : " (sent)";
+    nodes.push(el("div", "next", `next: ${t.assign.players[0]} v ${t.assign.players[1]}${said}`));
+  }
+  return nodes;
 }
 function renderCard(t) {
   const hall = document.getElementById("hall");
@@ -39,7 +54,7 @@ function renderCard(t) {
     hall.insertBefore(card, after || null);
   }
   card.className = "card " + t.status;
-  card.innerHTML = cardHtml(t);
+  card.replaceChildren(...cardNodes(t));
 }
 function natural(id) {
   return id.replace(/\d+/g, (n) => n.padStart(6, "0"));
