@@ -13,6 +13,7 @@ import os
 import socket
 import stat
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +30,14 @@ from scoreboard.bridge.protocol import (
 )
 
 BUFFER_LIMIT = 256 * 1024  # a client's unsent bytes before it counts as not reading
+# Commands waiting for the table's loop: a client may have this many, all clients this many;
+# more are answered "busy" at once, never queued (issue 21: 30 s of `setup` over the socket
+# queued 952,950 of them and the table grew to 1.25 GB).
+WAITING_PER_CLIENT = 4
+WAITING_AT_MOST = 16
+# A command the loop takes later than this is withdrawn, not run: its client gave up on the
+# answer after as long (bridge/client.py ANSWER_WITHIN).
+WITHDRAW_AFTER = 5.0
 MAX_PATH = 107  # sun_path holds 108 bytes with its NUL
 
 
@@ -42,6 +51,7 @@ class BridgeCommand:
 
     command: Command
     reply: Callable[[bool, str], None]
+    deadline: float = float("inf")  # by the bridge's clock: later, it is withdrawn
 
 
 class TableBridge:
@@ -58,11 +68,14 @@ class TableBridge:
         show=lambda: None,
         log=print,
         warn=print,
+        clock=time.monotonic,
         buffer_limit: int = BUFFER_LIMIT,
     ):
         self.commands = commands
         self.put, self.show = put, show
         self.log, self.warn = log, warn
+        self.clock = clock
+        self._waiting: dict[asyncio.StreamWriter, int] = {}  # commands put, not yet answered
         self.path = Path(path)
         self.buffer_limit = buffer_limit
         self.dropped = 0  # clients dropped for not reading (a figure for tests and benches)
@@ -143,7 +156,11 @@ class TableBridge:
         self._post(self._broadcast, encode({"type": "pairing-asked"}))
 
     def run_command(self, event: BridgeCommand) -> None:
-        """On the loop's thread, like a button: run it, then answer, then show."""
+        """On the loop's thread, like a button: run it, then answer, then show. One that
+        waited longer than its client waits for the answer is withdrawn, never run late."""
+        if self.clock() > event.deadline:
+            event.reply(False, "withdrawn: it waited too long for the table")
+            return
         ok, message = self.commands.run(event.command.cmd, event.command.args)
         event.reply(ok, message)
         self.show()
@@ -194,7 +211,7 @@ class TableBridge:
             pass
         finally:
             self._clients.discard(writer)
-            writer.transport.abort()
+            writer.transport.abort()  # its commands waiting still count until each is answered
 
     def _take(self, writer: asyncio.StreamWriter, line: bytes) -> None:
         try:
@@ -207,7 +224,22 @@ class TableBridge:
             self._send(writer, encode(reply_message(command.id, ok, message)))
             return
 
-        def reply(ok: bool, message: str) -> None:  # on the loop's thread
-            self._post(self._send, writer, encode(reply_message(command.id, ok, message)))
+        waiting = self._waiting.get(writer, 0)
+        if waiting >= WAITING_PER_CLIENT or sum(self._waiting.values()) >= WAITING_AT_MOST:
+            busy = f"busy: {waiting} of your commands wait for the table; send again later"
+            self._send(writer, encode(reply_message(command.id, False, busy)))
+            return
+        self._waiting[writer] = waiting + 1
 
-        self.put(BridgeCommand(command, reply))
+        def reply(ok: bool, message: str) -> None:  # on the loop's thread
+            self._post(self._answered, writer, encode(reply_message(command.id, ok, message)))
+
+        self.put(BridgeCommand(command, reply, self.clock() + WITHDRAW_AFTER))
+
+    def _answered(self, writer: asyncio.StreamWriter, line: bytes) -> None:
+        left = self._waiting.get(writer, 0) - 1
+        if left > 0:
+            self._waiting[writer] = left
+        else:
+            self._waiting.pop(writer, None)
+        self._send(writer, line)
