@@ -62,6 +62,15 @@ def test_a_bad_payload_or_topic_changes_nothing():
     assert hall.take("fp/v1/t1/result/x1", b'{"players": 1}', now=1)[1]["match_id"] == "x1"
 
 
+def test_a_payload_nested_too_deep_or_with_nan_is_passed_over_never_a_crash():
+    """Issue 21: a table's own credentials may publish anything under its topics."""
+    hall = Hall()
+    deep = b"[" * 30_000 + b"]" * 30_000
+    assert hall.take("fp/v1/t1/state", deep, now=1) == (None, None)
+    assert hall.take("fp/v1/t1/state", b'{"score": {"A": NaN, "B": 0}}', now=1) == (None, None)
+    assert hall.take("fp/v1/t1/result/x1", deep, now=1) == (None, None)
+
+
 # -- the result book ---------------------------------------------------------------------------
 def result(table="t1", mid="20261203T100000Z", winner="A", ended="2026-12-03T11:00:00Z"):
     return {

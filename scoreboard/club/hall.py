@@ -1,10 +1,10 @@
 """What the club knows of each table, from the messages under fp/v1/<table>/: pure, so the
 page, the tests and the bench read the same views."""
 
-import json
 import re
 from dataclasses import dataclass, field
 
+from scoreboard.bridge.protocol import strict_loads
 from scoreboard.mqtt import topics
 
 IDLE_PHASES = ("lag", "match-over")
@@ -102,7 +102,7 @@ class Hall:
             return None, None
         table_id, name, rest = parts
         try:
-            data = json.loads(payload) if payload and name != topics.AVAILABILITY else None
+            data = strict_loads(payload) if payload and name != topics.AVAILABILITY else None
         except (ValueError, UnicodeDecodeError):
             return None, None
         t = self.table(table_id)
