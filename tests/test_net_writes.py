@@ -47,6 +47,7 @@ class Net:
             Pairing(clock=self.clock),
             self.table,
             url="http://table.local:8080",
+            clock=self.clock,
         )
         self.app = web.Application(middlewares=[security.guard({"table.local"})])
         self.writes.add_routes(self.app)
@@ -543,3 +544,24 @@ async def test_a_body_without_a_length_is_refused_before_it_is_read(net, client)
     assert len(sent) < 64  # the connection closed: the rest was never sent
     big = await post(client, "/api/pair", {"code": "1" * 20_000}, csrf=csrf)
     assert big.status == 413
+
+
+@run
+async def test_a_phone_that_floods_the_table_with_writes_gets_429(net, client):
+    """Issue 21: 300 connections of POST /api/setup from one paired phone slowed the table's
+    buttons from ~25 ms to ~500 ms; with 1,000, presses were lost. A phone may write 10 at
+    once, then 2 a second, one at a time."""
+    csrf = await paired(net, client)
+    statuses = [
+        (await post(client, "/api/setup", {"race": 2}, csrf=csrf)).status for _ in range(12)
+    ]
+    assert statuses == [200] * 10 + [429, 429]
+    refused = await post(client, "/api/setup", {"race": 2}, csrf=csrf)
+    assert (
+        refused.headers["Retry-After"] == "1"
+        and "too many writes" in (await refused.json())["message"]
+    )
+    assert net.table.writes() == ["setup"] * 10
+    net.clock.advance(1.0)  # two more a second
+    statuses = [(await post(client, "/api/setup", {"race": 2}, csrf=csrf)).status for _ in range(3)]
+    assert statuses == [200, 200, 429]

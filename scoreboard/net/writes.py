@@ -8,8 +8,11 @@ in play: docs/threat-model.md). Listed in docs/API.md.
 
 import asyncio
 import contextlib
+import math
 import socket
-from dataclasses import dataclass
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import Protocol
 
@@ -23,6 +26,10 @@ from scoreboard.net.pairing import CODE_LIFETIME, Pairing, PairingRefused
 from scoreboard.net.phones import Phone, Phones
 
 MAX_BODY = 16 * 1024
+# A paired phone's writes to the table (issue 21): this many at once, then this many a second,
+# and one at a time (the next when the table has answered the last); more get 429.
+WRITES_BURST = 10
+WRITES_PER_SECOND = 2.0
 # The pairing page and its files: no inline script, so the policy can forbid any; never in
 # a frame (a page of another origin could else lay it under its own buttons).
 PAGES = {"/pair": "pair.html", "/pair.js": "pair.js", "/pair.css": "pair.css"}
@@ -100,6 +107,9 @@ class Writes:
     table: Table
     url: str = ""  # the table's address for phones, shown as a QR code with the code
     default_lang: str = "uk"  # the config's display language, until the table says its own
+    clock: Callable[[], float] = time.monotonic
+    _buckets: dict = field(default_factory=dict)  # phone id -> (writes it may send, when)
+    _in_flight: set = field(default_factory=set)  # phones whose last write is not answered
 
     def lang(self) -> str:
         """The displays' language now (the table's state says it), else the config's."""
@@ -212,11 +222,16 @@ class Writes:
             if isinstance(checked, web.Response):
                 return checked
             phone, body = checked
+            if (limited := self._limited(phone.id)) is not None:
+                return limited
             args = {k: v for k, v in body.items() if k not in ("type", "id", "cmd", "phone")}
+            self._in_flight.add(phone.id)
             try:
                 reply = await self.table.command(cmd, phone=phone.id, **args)
             except TableUnreachable as exc:
                 return security.refuse(503, f"the table does not answer: {exc}")
+            finally:
+                self._in_flight.discard(phone.id)
             reply = {k: v for k, v in reply.items() if k not in ("type", "id")}
             return web.json_response(reply, status=200 if reply.get("ok") else 409)
 
@@ -224,6 +239,22 @@ class Writes:
         return forward
 
     # -- checks ----------------------------------------------------------------------------------
+    def _limited(self, phone_id: str) -> web.Response | None:
+        """429 for a phone over its rate or with a write still unanswered; None: it may."""
+        if phone_id in self._in_flight:
+            return security.refuse(429, "one write at a time: the last is not answered yet")
+        now = self.clock()
+        tokens, at = self._buckets.get(phone_id, (WRITES_BURST, now))
+        tokens = min(WRITES_BURST, tokens + (now - at) * WRITES_PER_SECOND)
+        if tokens < 1:
+            self._buckets[phone_id] = (tokens, now)
+            wait = max(1, math.ceil((1 - tokens) / WRITES_PER_SECOND))
+            response = security.refuse(429, f"too many writes from this phone: wait {wait} s")
+            response.headers["Retry-After"] = str(wait)
+            return response
+        self._buckets[phone_id] = (tokens - 1, now)
+        return None
+
     def _phone(self, request: web.Request) -> Phone | None:
         return self.phones.find(request.cookies.get(security.SESSION_COOKIE))
 
