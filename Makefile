@@ -59,6 +59,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/setup_press.py
 	$(BIN)/python bench/web_latency.py
 	$(BIN)/python bench/club_page.py
+	$(BIN)/python bench/attack_memory.py
 
 # Mutation testing of the rules, journal, lifecycle, pocket counting and debounce (issue 14):
 # slow (tens of minutes), so not part of `test`. Re-runs only what changed since the last run.
