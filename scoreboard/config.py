@@ -500,6 +500,13 @@ class _Reader:
     def check_mqtt(self, m: MqttConfig) -> None:
         if not _TOPIC_LEVEL.match(m.table):
             self.fail("must be letters, digits, '-' or '_' (it is a topic level)", "mqtt", "table")
+        if m.table in RESERVED_TABLE_IDS:
+            self.fail(
+                f"{m.table!r} is the broker user of the club or Home Assistant, never a "
+                "table's (docs/mosquitto/scoreboard.acl)",
+                "mqtt",
+                "table",
+            )
         if m.password and not m.username:
             self.fail("needs mqtt.username", "mqtt", "password")
         if bool(m.tls_cert) != bool(m.tls_key):
@@ -563,6 +570,8 @@ class _Reader:
         return header
 
 
+# Broker users that are not tables: the sample ACL denies them a table's topics.
+RESERVED_TABLE_IDS = ("club", "homeassistant")
 _TOPIC_LEVEL = re.compile(r"^[A-Za-z0-9_-]+$")
 _HEADER = re.compile(r"^\[(\[?)\s*([^\[\]]+?)\s*\]\]?")
 _KEY = re.compile(r"""^(["']?)([A-Za-z0-9_-]+)\1\s*=""")

@@ -143,3 +143,34 @@ def test_the_acl_lets_the_real_publisher_say_everything_it_says(secured, tmp_pat
     assert json.loads(club.on(t + "state")[-1])["winner"] == "A"
     club.close()
     ha.close()
+
+
+@pytest.mark.parametrize("user", ["club", "homeassistant"])
+def test_the_club_and_home_assistant_cannot_publish_as_a_table(secured, user):
+    """Issue 21: the sample ACL's `pattern` lines apply to every user, so `club` could publish
+    fp/v1/club/state, a fake table the hall showed, and `homeassistant` its own discovery."""
+    watcher = Listener(secured, "fp/v1/#", username="club", password="pwc")
+    ha = Listener(secured, "homeassistant/#", username="homeassistant", password="pwh")
+    c, _ = client(secured, user)
+    for name in ("availability", "state", "faults", "event", "info", "assigned", "result/x1"):
+        publish(c, f"fp/v1/{user}/{name}")
+    publish(c, f"homeassistant/sensor/{user}/score/config")
+    table1, _ = client(secured, "table1")
+    publish(table1, "fp/v1/table1/state")  # markers: once here, a forbidden one would be too
+    publish(table1, "homeassistant/sensor/table1/score/config")
+    wait_for(lambda: watcher.on("fp/v1/table1/state"), what="table1's state")
+    wait_for(lambda: ha.on("homeassistant/sensor/table1/score/config"), what="its discovery")
+    assert [t for t, _, _ in watcher.messages] == ["fp/v1/table1/state"]
+    assert [t for t, _, _ in ha.messages] == ["homeassistant/sensor/table1/score/config"]
+    for each in (c, table1):
+        each.disconnect()
+    watcher.close()
+    ha.close()
+
+
+def test_a_table_cannot_be_named_as_the_club_or_home_assistant():
+    from scoreboard import config as configuration
+
+    for name in ("club", "homeassistant"):
+        with pytest.raises(configuration.ConfigError, match="never a table's"):
+            configuration.loads(f'[mqtt]\nenabled = true\ntable = "{name}"\n')
