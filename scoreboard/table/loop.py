@@ -2,11 +2,11 @@
 
 Input threads (gpiozero, pyserial) only :meth:`EventLoop.put_input`, the rest (the local
 socket's commands) :meth:`EventLoop.put`; everything else runs on the loop. The loop sleeps in
-``Queue.get`` until the next event or timer: nothing polls. A player's input always goes
-first: every input put is taken before the next timer and before the next other event, so a
-button or a ball never waits behind the network, and a timer (a hold, a shot's end) never
-decides at a moment an input already put says otherwise (a release queued for 2 s behind a
-flood of commands is still a press, not a hold).
+``Queue.get`` until the next event or timer: nothing polls. Events are taken in the order they
+were put (an UNDO sent before a ball takes back the step before the ball). A timer never
+decides while a player's input put before it is due still waits: the queue is taken up to
+that input first, so a hold's timer never makes a press a hold because its release waited in
+the queue behind the network's commands (which the socket bounds, bridge/table.py).
 Tests drive it with a :class:`ManualClock` and :meth:`EventLoop.run_pending`, never sleeping.
 """
 
@@ -43,7 +43,13 @@ class Timer:
         self.cancelled = True
 
 
-_WAKE = object()  # put on the queue with each input: wakes a loop asleep in get()
+class _Input:
+    """A player's input on the queue: the timers wait for it (see the module's docstring)."""
+
+    __slots__ = ("event",)
+
+    def __init__(self, event) -> None:
+        self.event = event
 
 
 class EventLoop:
@@ -51,7 +57,8 @@ class EventLoop:
         self.clock = clock
         self._handler = handler
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
-        self._inputs: queue.SimpleQueue = queue.SimpleQueue()  # a player's: taken first
+        self._inputs = 0  # a player's inputs on the queue, not yet taken
+        self._inputs_lock = threading.Lock()
         self._timers: list[tuple[float, int, Timer]] = []
         self._order = itertools.count()
         self._stopping = threading.Event()
@@ -63,9 +70,10 @@ class EventLoop:
 
     def put_input(self, event) -> None:
         """Hand a player's input (a button's or a sensor's edge, a ball, the board's news) to
-        the loop, to be taken before any other event or timer; safe from any thread."""
-        self._inputs.put(event)
-        self._queue.put(_WAKE)  # a loop asleep in get() wakes for it
+        the loop: no timer runs before it is taken; safe from any thread."""
+        with self._inputs_lock:
+            self._inputs += 1
+        self._queue.put(_Input(event))
 
     def stop(self) -> None:
         self._stopping.set()
@@ -83,54 +91,65 @@ class EventLoop:
     def run_forever(self) -> None:
         """Run until :meth:`stop`: sleep until an event arrives or a timer is due."""
         while not self._stopping.is_set():
-            self._run_inputs()
             self._run_due_timers()
             timeout = self.until_next_timer()
             try:
-                event = self._queue.get(timeout=timeout)
+                item = self._queue.get(timeout=timeout)
             except queue.Empty:
                 continue
-            self._run_inputs()  # what a player did before this event goes first
-            if event is not None and event is not _WAKE:
-                self._handler(event)
+            self._take(item)
 
     def run_pending(self) -> int:
         """Handle every queued event and every timer due by the clock, without waiting."""
         handled = 0
         while True:
-            handled += self._run_inputs()
             handled += self._run_due_timers()
             try:
-                event = self._queue.get_nowait()
+                item = self._queue.get_nowait()
             except queue.Empty:
-                if self._inputs.empty():
-                    return handled
-                continue
-            handled += self._run_inputs()
-            if event is not None and event is not _WAKE:
-                self._handler(event)
-                handled += 1
+                return handled
+            handled += self._take(item)
 
-    def _run_inputs(self) -> int:
+    def _take(self, item) -> int:
+        if isinstance(item, _Input):
+            with self._inputs_lock:
+                self._inputs -= 1
+            item = item.event
+        if item is None:
+            return 0
+        self._handler(item)
+        return 1
+
+    def _inputs_first(self) -> int:
+        """The queue up to the last player's input put by now, in order: a timer due now
+        must not decide before it. Bounded: inputs put meanwhile wait for the next timer."""
+        with self._inputs_lock:
+            waiting = self._inputs
         ran = 0
-        while True:
+        while waiting > 0 and not self._stopping.is_set():
             try:
-                event = self._inputs.get_nowait()
+                item = self._queue.get_nowait()
             except queue.Empty:
-                return ran
-            self._handler(event)
-            ran += 1
+                break
+            if isinstance(item, _Input):
+                waiting -= 1
+            ran += self._take(item)
+        return ran
+
+    def _due(self) -> bool:
+        return bool(self._timers) and self._timers[0][0] <= self.clock()
 
     def _run_due_timers(self) -> int:
         ran = 0
-        while True:
-            ran += self._run_inputs()  # an input put before a timer is due goes first
-            if not (self._timers and self._timers[0][0] <= self.clock()):
-                return ran
+        while self._due():
+            ran += self._inputs_first()
+            if not self._due():  # what the inputs did may have cancelled it
+                break
             _, _, timer = heapq.heappop(self._timers)
             if not timer.cancelled:
                 timer.callback()
                 ran += 1
+        return ran
 
     def until_next_timer(self) -> float | None:
         """Seconds until the next timer is due (0: one is due now), None with none set."""
