@@ -206,6 +206,47 @@ def test_the_clubs_assign_goes_to_the_table_once(broker, tmp_path):
     club.close()
 
 
+def test_an_assign_the_table_did_not_run_busy_or_withdrawn_is_sent_again(broker, tmp_path):
+    """Review of issue 21: a table that answers "busy" or "withdrawn" did not run the assign;
+    recorded as taken, it was lost for good (a retained assign is skipped once taken)."""
+    from scoreboard.mqtt import publisher as module
+
+    answers = [(False, "busy: 4 of your commands wait for the table; send again later"),
+               (False, "withdrawn: it waited too long for the table"),
+               (True, "next match")]  # fmt: skip
+    sent = []
+
+    async def send_command(cmd, **args):
+        sent.append(cmd)
+        return answers[len(sent) - 1]
+
+    club = Listener(broker, "fp/v1/t1/assigned")
+    assign = {"id": "a2", "players": ["Olena", "Taras"], "race": 3}
+    club.client.publish("fp/v1/t1/assign", json.dumps(assign), qos=1, retain=True)
+
+    async def body():
+        module.ASSIGN_RETRY_SECONDS = 0.01  # not slept on: the retry's own timer
+        publisher = Publisher(mqtt_config(broker), state_dir=tmp_path, send_command=send_command)
+        publisher.start()
+        feed = Feed()
+        task = asyncio.ensure_future(publisher.follow(feed))
+        feed.put(state_message(match_lines(STARTED, pots=(1,))))
+        await until(lambda: publisher.results.assigned == "a2", what="the assign taken")
+        feed.close()
+        await task
+        publisher.stop()
+
+    retry = module.ASSIGN_RETRY_SECONDS
+    try:
+        asyncio.run(body())
+    finally:
+        module.ASSIGN_RETRY_SECONDS = retry
+    assert sent == ["setup", "setup", "setup"]
+    _wait(lambda: club.on("fp/v1/t1/assigned"), club)
+    assert [json.loads(m)["ok"] for m in club.on("fp/v1/t1/assigned")] == [True]
+    club.close()
+
+
 @pytest.mark.parametrize(
     "payload, reason",
     [

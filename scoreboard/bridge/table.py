@@ -35,9 +35,10 @@ BUFFER_LIMIT = 256 * 1024  # a client's unsent bytes before it counts as not rea
 # queued 952,950 of them and the table grew to 1.25 GB).
 WAITING_PER_CLIENT = 4
 WAITING_AT_MOST = 16
-# A command the loop takes later than this is withdrawn, not run: its client gave up on the
-# answer after as long (bridge/client.py ANSWER_WITHIN).
-WITHDRAW_AFTER = 5.0
+# A command the loop takes later than this is withdrawn, not run, and says so: before its
+# client gives up on the answer (bridge/client.py ANSWER_WITHIN, 5 s), so a client that got no
+# answer in time can tell "withdrawn" (not run: send again) from a command that ran.
+WITHDRAW_AFTER = 4.0
 MAX_PATH = 107  # sun_path holds 108 bytes with its NUL
 
 

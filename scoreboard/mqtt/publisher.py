@@ -281,6 +281,12 @@ class Publisher:
             return
         finally:
             self._assigning = False
+        if not ok and message.startswith(NOT_RUN):
+            # The table said it did not run it (too many commands waiting, or taken too late
+            # and withdrawn): the same assign again in a moment, never recorded as taken.
+            LOGGER.info("mqtt: the table did not take assign %s yet (%s)", assign["id"], message)
+            asyncio.get_running_loop().call_later(ASSIGN_RETRY_SECONDS, self._forward_assign)
+            return
         if self.assign is assign:
             self.assign = None
         try:
@@ -291,6 +297,11 @@ class Publisher:
         self.reply = {"id": assign["id"], "ok": ok, "message": message, "at": topics.now_iso()}
         if self.connected:
             self._publish(self.topic(topics.ASSIGNED), self.reply)
+
+
+# The replies of a table that did not run a command (bridge/table.py): sent again.
+NOT_RUN = ("busy:", "withdrawn:")
+ASSIGN_RETRY_SECONDS = 2.0
 
 
 def bridge_sender(table) -> SendCommand:
