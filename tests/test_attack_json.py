@@ -16,7 +16,7 @@ from scoreboard.mqtt.topics import AssignError, parse_assign
 DEEP = b"[" * 30_000 + b"]" * 30_000  # within the socket's 64 KiB line
 
 
-@pytest.mark.parametrize("number", [b"NaN", b"Infinity", b"-Infinity"])
+@pytest.mark.parametrize("number", [b"NaN", b"Infinity", b"-Infinity", b"1e400", b"-1e400"])
 def test_a_command_with_nan_or_infinity_is_refused_at_the_edge(number):
     line = b'{"type": "command", "id": "1", "cmd": "pairing-code", "code": "042917", '
     with pytest.raises(ProtocolError, match="not a number JSON has"):

@@ -444,3 +444,20 @@ def test_a_table_killed_with_kill_9_shows_offline_within_the_keep_alive(broker, 
                 child.wait()
 
     asyncio.run(body())
+
+
+def test_every_page_carries_its_content_security_policy_also_as_a_static_file(tmp_path):
+    """Review of issue 21: /static served hall.html without the policy."""
+
+    async def body():
+        http = TestClient(TestServer(Club(book=ResultBook(tmp_path)).app()))
+        await http.start_server()
+        try:
+            for path in ("/", "/static/hall.html", "/static/setup.html", "/table/t1/overlay"):
+                policy = (await http.get(path)).headers.get("Content-Security-Policy", "")
+                assert "script-src 'self' 'sha256-" in policy, path
+                assert "unsafe-inline" not in policy
+        finally:
+            await http.close()
+
+    asyncio.run(body())

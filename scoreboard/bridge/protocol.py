@@ -8,6 +8,7 @@ its line number in the match's journal). Client -> table: ``{"type": "command", 
 """
 
 import json
+import math
 from dataclasses import dataclass, field
 
 MAX_LINE = 64 * 1024  # a command longer than this is refused, and the client dropped
@@ -62,11 +63,19 @@ def _no_constant(name: str):
     raise ValueError(f"{name} is not a number JSON has")
 
 
+def _finite(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):  # 1e400 reads as inf
+        raise ValueError(f"{text} is not a number JSON has")
+    return number
+
+
 def strict_loads(data: bytes | str):
-    """JSON as RFC 8259 has it: no NaN or Infinity (Python's json takes them, and a NaN time
-    would upset a timer), and nesting too deep is a ValueError, never a RecursionError."""
+    """JSON as RFC 8259 has it: no NaN or Infinity, written or overflowing (Python's json
+    takes them, and a NaN time would upset a timer), and nesting too deep is a ValueError,
+    never a RecursionError."""
     try:
-        return json.loads(data, parse_constant=_no_constant)
+        return json.loads(data, parse_constant=_no_constant, parse_float=_finite)
     except RecursionError:
         raise ValueError("nested too deep") from None
 

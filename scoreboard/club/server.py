@@ -95,7 +95,7 @@ class Club:
 
     # -- the web ------------------------------------------------------------------------------
     def app(self) -> web.Application:
-        app = web.Application(middlewares=[_no_cache])
+        app = web.Application(middlewares=[_no_cache, _pages_policy()])
         app.add_routes(
             [
                 web.get("/", self.page("hall.html")),
@@ -233,6 +233,23 @@ class Club:
 
 
 INLINE_SCRIPT = re.compile(r"<script>(.*?)</script>", re.S)
+
+
+def _pages_policy():
+    """The pages' policy also where /static serves them as files."""
+    policies = {
+        f"/static/{page.name}": content_security_policy(page.read_text(encoding="utf-8"))
+        for page in STATIC.glob("*.html")
+    }
+
+    @web.middleware
+    async def middleware(request, handler):
+        response = await handler(request)
+        if request.path in policies:
+            response.headers["Content-Security-Policy"] = policies[request.path]
+        return response
+
+    return middleware
 
 
 def content_security_policy(html: str) -> str:
