@@ -40,6 +40,23 @@ def lines_for(players, pots):
     return match_lines(STARTED, a, b, pots=pots)
 
 
+async def serve_club(club: Club, broker):
+    """`scoreboard club`'s server for `club` on a loopback port, its client on `broker`:
+    (client, runner, port)."""
+    client = ClubClient(
+        BrokerSettings(host="127.0.0.1", port=broker.port, keepalive=2),
+        on_message=club.take,
+        on_link=club.link,
+    )
+    club.client = client
+    client.start()
+    runner = web.AppRunner(club.app())
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    return client, runner, site._server.sockets[0].getsockname()[1]
+
+
 @pytest.fixture
 def chromium():
     if not os.access(CHROMIUM, os.X_OK):
@@ -49,20 +66,8 @@ def chromium():
 
 def test_the_hall_page_draws_every_table_and_follows_a_change(broker, tmp_path, chromium):
     async def body():
-        book = ResultBook(tmp_path / "club")
-        club = Club(book=book)
-        client = ClubClient(
-            BrokerSettings(host="127.0.0.1", port=broker.port, keepalive=2),
-            on_message=club.take,
-            on_link=club.link,
-        )
-        club.client = client
-        client.start()
-        runner = web.AppRunner(club.app())
-        await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        port = site._server.sockets[0].getsockname()[1]
+        club = Club(book=ResultBook(tmp_path / "club"))
+        client, runner, port = await serve_club(club, broker)
         publishers = []
         for table, name, players, pots, faults in TABLES:
             config = configuration.loads(
@@ -144,18 +149,7 @@ def test_a_poisoned_retained_state_runs_no_script_and_sends_no_write(broker, tmp
             return await assign(request)
 
         club.assign = counted  # every write that reaches the club, counted
-        client = ClubClient(
-            BrokerSettings(host="127.0.0.1", port=broker.port, keepalive=2),
-            on_message=club.take,
-            on_link=club.link,
-        )
-        club.client = client
-        client.start()
-        runner = web.AppRunner(club.app())
-        await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        port = site._server.sockets[0].getsockname()[1]
+        client, runner, port = await serve_club(club, broker)
         good = state_message(lines_for(("Олена", "Тарас"), (3,)))["state"]
         poisoned = {
             **good,
