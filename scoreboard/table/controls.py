@@ -3,7 +3,7 @@ table/phone_commands.py): this narrow interface, never the App. Every call runs 
 table's loop thread, as a button press does."""
 
 from scoreboard.texts.i18n import translator
-from scoreboard.texts.messages import HINTS
+from scoreboard.texts.messages import hint_text
 from scoreboard.texts.words import Timings, Words
 
 
@@ -19,9 +19,9 @@ class Controls:
         """A hint as the display says it, in `lang`."""
         if hint is None:
             return ""
-        key, fields = hint if isinstance(hint, tuple) else (hint, ())
-        words = Words(translator(lang), Timings.from_config(self._app.config.timings))
-        return words.timed(HINTS[key]).format(**dict(fields)) if key in HINTS else str(key)
+        return hint_text(
+            hint, Words(translator(lang), Timings.from_config(self._app.config.timings))
+        )
 
     def ask_ok(self, what: str, phone: str, run) -> str:
         """A phone's change to the match in play: it waits for an OK press at the table."""

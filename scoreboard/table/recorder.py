@@ -10,7 +10,7 @@ from scoreboard.config import Config
 from scoreboard.core.frame_clock import TimeMark, format_mark, parse_mark
 from scoreboard.core.match import Match
 from scoreboard.core.matchlog import LogError, format_event, replay
-from scoreboard.core.phase import OVER, Phase
+from scoreboard.core.phase import OVER
 from scoreboard.core.settings import LANG_COMMENT, MatchSettings, from_config
 from scoreboard.core.summary import summarise
 from scoreboard.store.journal import last_archived
@@ -142,6 +142,3 @@ class Recorder:
             self.write(carry)
         self.match = replay(self.storage.lines)
         return True
-
-    def match_over(self) -> bool:
-        return self.match.phase == Phase.MATCH_OVER
