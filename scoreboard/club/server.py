@@ -95,7 +95,12 @@ class Club:
 
     # -- the web ------------------------------------------------------------------------------
     def app(self) -> web.Application:
-        app = web.Application(middlewares=[_no_cache, _pages_policy()])
+        # Each page's policy, read once; set wherever the page is served (its route, /static).
+        self.policies = {
+            page.name: content_security_policy(page.read_text(encoding="utf-8"))
+            for page in STATIC.glob("*.html")
+        }
+        app = web.Application(middlewares=[_no_cache, _pages_policy(self.policies)])
         app.add_routes(
             [
                 web.get("/", self.page("hall.html")),
@@ -112,15 +117,12 @@ class Club:
         return app
 
     def page(self, name: str):
-        html = (STATIC / name).read_text(encoding="utf-8")
-        policy = content_security_policy(html)
-
         async def handler(request: web.Request) -> web.Response:
             table = request.match_info.get("table")
             if table is not None and not topics.TABLE_ID.match(table):
                 raise web.HTTPNotFound(text="no such table")
-            response = web.Response(text=html, content_type="text/html", charset="utf-8")
-            response.headers["Content-Security-Policy"] = policy
+            response = web.FileResponse(STATIC / name)
+            response.headers["Content-Security-Policy"] = self.policies[name]
             return response
 
         return handler
@@ -235,18 +237,15 @@ class Club:
 INLINE_SCRIPT = re.compile(r"<script>(.*?)</script>", re.S)
 
 
-def _pages_policy():
-    """The pages' policy also where /static serves them as files."""
-    policies = {
-        f"/static/{page.name}": content_security_policy(page.read_text(encoding="utf-8"))
-        for page in STATIC.glob("*.html")
-    }
+def _pages_policy(policies: dict[str, str]):
+    """A page's Content-Security-Policy also where /static serves it as a file."""
 
     @web.middleware
     async def middleware(request, handler):
         response = await handler(request)
-        if request.path in policies:
-            response.headers["Content-Security-Policy"] = policies[request.path]
+        name = request.path.removeprefix("/static/")
+        if request.path.startswith("/static/") and name in policies:
+            response.headers["Content-Security-Policy"] = policies[name]
         return response
 
     return middleware
