@@ -14,11 +14,13 @@ from pathlib import Path
 
 from aiohttp import web
 
+from scoreboard.bridge.protocol import strict_loads
 from scoreboard.club.hall import Hall
 from scoreboard.club.results import BadResult, ResultBook
 from scoreboard.core.settings import NAME_LETTERS, OPTIONS
 from scoreboard.mqtt import topics
 from scoreboard.net import security
+from scoreboard.net.listen import read_body
 from scoreboard.rules.setup import hidden_characters
 
 LOGGER = logging.getLogger("scoreboard.club")
@@ -28,6 +30,7 @@ LOCK_SECONDS = 60.0
 STATIC = Path(__file__).with_name("static")
 HEARTBEAT = 2.0  # seconds between SSE heartbeats: a page says "connection lost" after 5 s
 CLIENT_QUEUE = 512  # updates a page may fall behind by before it is dropped (it reconnects)
+MAX_BODY = 16 * 1024  # a staff's assign is a few hundred bytes
 
 
 class Club:
@@ -100,7 +103,9 @@ class Club:
             page.name: content_security_policy(page.read_text(encoding="utf-8"))
             for page in STATIC.glob("*.html")
         }
-        app = web.Application(middlewares=[_no_cache, _pages_policy(self.policies)])
+        app = web.Application(
+            middlewares=[_no_cache, _pages_policy(self.policies)], client_max_size=MAX_BODY
+        )
         app.add_routes(
             [
                 web.get("/", self.page("hall.html")),
@@ -171,8 +176,10 @@ class Club:
             self.client.assign(table, None)
             return web.json_response({"ok": True})
         try:
-            settings = assign_settings(await request.json())
-        except (ValueError, TypeError) as exc:
+            settings = assign_settings(strict_loads(await read_body(request)))
+        except TimeoutError:
+            raise web.HTTPRequestTimeout(text="the body did not come in time") from None
+        except (ValueError, TypeError, UnicodeDecodeError) as exc:
             raise web.HTTPBadRequest(text=str(exc)) from None
         return web.json_response({"ok": True, "assign": self.client.assign(table, settings)})
 

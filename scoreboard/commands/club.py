@@ -87,19 +87,17 @@ def run(args) -> int:
 
 async def serve(settings, book, *, listen: str, port: int, staff: str = "", names=()) -> None:
     """Run until SIGTERM or SIGINT."""
-    from aiohttp import web
-
     from scoreboard.club.broker import ClubClient
     from scoreboard.club.server import Club
+    from scoreboard.net.listen import Served
 
     club = Club(book=book, staff_password=staff, names=names)
     client = ClubClient(settings, on_message=club.take, on_link=club.link)
     club.client = client
     client.start()
-    runner = web.AppRunner(club.app())
-    await runner.setup()
+    served = Served(club.app())
     try:
-        await web.TCPSite(runner, listen, port).start()
+        await served.start(listen, port)
     except OSError as exc:
         client.stop()
         raise UsageError(f"cannot serve on {listen}:{port}: {exc.strerror}") from None
@@ -116,4 +114,4 @@ async def serve(settings, book, *, listen: str, port: int, staff: str = "", name
         loop.add_signal_handler(sig, stop.set)
     await stop.wait()
     client.stop()
-    await runner.cleanup()
+    await served.stop()

@@ -46,9 +46,10 @@ def load_config(path: str):
 def run(args) -> int:
     if importlib.util.find_spec("aiohttp") is None:
         raise UsageError(MISSING)
-    from aiohttp import web
+    import asyncio
 
     from scoreboard.net import address
+    from scoreboard.net.listen import Served, serve_until_stopped
     from scoreboard.net.server import make_app
 
     try:
@@ -82,7 +83,7 @@ def run(args) -> int:
             flush=True,
         )
     try:
-        web.run_app(app, host=host, port=port, print=None, shutdown_timeout=2)
+        asyncio.run(serve_until_stopped(Served(app), host, port))
     except OSError as exc:
         raise UsageError(f"cannot listen on port {port}: {exc.strerror or exc}") from None
     return 0

@@ -21,6 +21,7 @@ from aiohttp import web
 from scoreboard.bridge.client import TableUnreachable
 from scoreboard.bridge.protocol import strict_loads
 from scoreboard.net import security
+from scoreboard.net.listen import read_body
 from scoreboard.net.pair_page import pair_page
 from scoreboard.net.pairing import CODE_LIFETIME, Pairing, PairingRefused
 from scoreboard.net.phones import Phone, Phones
@@ -292,7 +293,11 @@ async def _json_body(request: web.Request) -> dict | web.Response:
         response.force_close()
         return response
     try:
-        body = strict_loads(await request.read())
+        body = strict_loads(await read_body(request))
+    except TimeoutError:
+        response = security.refuse(408, "the body did not come in time")
+        response.force_close()
+        return response
     except (ValueError, UnicodeDecodeError) as exc:
         return security.refuse(400, f"not JSON: {exc}")
     if not isinstance(body, dict):
