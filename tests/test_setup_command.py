@@ -165,3 +165,50 @@ def test_a_damaged_setup_file_is_set_aside_and_the_table_goes_on_from_the_config
     assert (tmp_path / "setup.json.bad").exists()
     assert app.screen.frames[-1][0]["players"] == {"A": "Олена", "B": "Тарас"}
     assert send(app, {"race": 2}) == (True, "this match")
+
+
+def test_the_same_settings_sent_again_write_nothing(table, tmp_path):
+    """Issue 21: each `setup` rewrote setup.json and, before the first shot, journaled the
+    settings again (6 lines and an fsync a command): a phone or the club sending the same
+    settings again and again must change neither file."""
+    app = table()
+
+    def files():
+        return len(read_journal(tmp_path).lines), (tmp_path / "setup.json").stat().st_ino
+
+    assert send(app, {"players": ["Ія", "Петро"], "race": 2}) == (True, "this match")
+    before = files()
+    assert send(app, {"players": ["Ія", "Петро"], "race": 2}) == (True, "this match")
+    assert send(app, {"race": 2, "breaker": "lag"}) == (True, "this match")
+    assert files() == before
+    assert send(app, {"breaker": "B"}) == (True, "this match")  # a change is written
+    chosen = files()
+    assert chosen[0] > before[0] and durable(tmp_path)["breaker"] == "B"
+    assert send(app, {"breaker": "B"}) == (True, "this match") and files() == chosen
+    feed(app, ButtonPress("B", 5.0), Pot(1, 6.0))  # play has begun
+    assert send(app, {"players": ["Ія", "Петро"], "race": 3}) == (True, "next match")
+    waiting = files()
+    assert send(app, {"players": ["Ія", "Петро"], "race": 3}) == (True, "next match")
+    assert files() == waiting
+
+
+def test_settings_the_disk_refused_are_written_when_sent_again(tmp_path, monkeypatch):
+    """Not writing what the file holds must not skip what it may not hold: a write that
+    failed after its rename (the folder's fsync refused) may have left the new file."""
+    from scoreboard.store import setup_store
+    from scoreboard.store.setup_store import Kept, SetupStore
+
+    store, warned = SetupStore(tmp_path, warn=lambda m: warned.append(m)), []
+    first, second = Kept(recent=("Ія",)), Kept(recent=("Петро",))
+    assert store.save(first)
+    real = setup_store.replace_file
+
+    def renamed_then_failed(*args, **kwargs):
+        real(*args, **kwargs)
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(setup_store, "replace_file", renamed_then_failed)
+    assert store.save(second) is False and warned
+    monkeypatch.setattr(setup_store, "replace_file", real)
+    assert store.save(first) is True
+    assert SetupStore(tmp_path).load() == first

@@ -57,11 +57,13 @@ class SetupStore:
     def __post_init__(self) -> None:
         self.state_dir = Path(self.state_dir)
         self.path = self.state_dir / FILE_NAME
+        self._on_disk: bytes | None = None  # what the file holds now, as save() writes it
 
     def load(self) -> Kept:
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
             self.kept = _kept(data)
+            self._on_disk = _encoded(self.kept)
         except FileNotFoundError:
             self.kept = Kept()
         except (OSError, ValueError, TypeError, KeyError, SettingsError) as exc:
@@ -72,15 +74,25 @@ class SetupStore:
         return self.kept
 
     def save(self, kept: Kept) -> bool:
-        """Make `kept` durable; False (with a warning) if the disk refused it."""
+        """Make `kept` durable; False (with a warning) if the disk refused it. What the file
+        holds already is not written again (issue 21: a phone's `setup` sent again and again
+        rewrote the file each time, a flash write and an fsync on the table's loop)."""
         self.kept = kept
-        data = json.dumps(kept.to_dict(), ensure_ascii=False, indent=1).encode()
+        data = _encoded(kept)
+        if data == self._on_disk:
+            return True
+        self._on_disk = None  # until the new file is in place: a failed write may leave either
         try:
             replace_file(self.path, data, mode=0o640)
         except OSError as exc:
             self.warn(f"setup: {self.path} not saved: {exc.strerror or exc}")
             return False
+        self._on_disk = data
         return True
+
+
+def _encoded(kept: Kept) -> bytes:
+    return json.dumps(kept.to_dict(), ensure_ascii=False, indent=1).encode()
 
 
 def _kept(data: dict) -> Kept:

@@ -18,6 +18,7 @@ from scoreboard.core.settings import (
 )
 from scoreboard.display.screens.between_frames import PAGES
 from scoreboard.inputs.events import ButtonHold, ButtonPress
+from scoreboard.rules.errors import RuleError
 from scoreboard.rules.events import Break
 from scoreboard.table.outcome import SETUP, Outcome
 from scoreboard.table.recorder import Recorder, setup_lines
@@ -124,10 +125,22 @@ class SetupFlow:
         undo = [CANCEL] if self.match.events and isinstance(self.match.events[-1], Break) else []
         lines = setup_lines(self.config, settings)[1:]
         items = tuple(undo) + tuple(i for i in map(parse_line, lines) if i is not None)
+        if self.holds_already(items, settings):  # sent again: nothing to write (issue 21)
+            return command.APPLIED
         comment = [line for line in lines if line.startswith(LANG_COMMENT)]
         if self.commit(Outcome(items=items), mark=comment or [f"{LANG_COMMENT}{settings.lang}"]):
             self.follow_language()
         return command.APPLIED
+
+    def holds_already(self, items: tuple, settings: MatchSettings) -> bool:
+        """The match, not begun, has `settings` already: taking `items` would change nothing
+        but the journal's length (a phone or the club sending the same settings again)."""
+        try:
+            after = self.match.preview(list(items))
+        except RuleError:
+            return False
+        lang = lang_of(self.recorder.storage.lines) or self.config.display.language
+        return after == (self.match.phase, self.match.state) and settings.lang == lang
 
     def set_language(self, lang: str) -> None:
         """The match's language from now on (the simulator's language key): written with the
