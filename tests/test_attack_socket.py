@@ -10,6 +10,9 @@ from bridge_helpers import LineClient, table
 from scoreboard.bridge import socket_path
 from scoreboard.bridge.protocol import Command
 from scoreboard.bridge.table import (
+    CLIENTS_AT_MOST,
+    COMMANDS_BURST,
+    COMMANDS_PER_SECOND,
     WAITING_AT_MOST,
     WAITING_PER_CLIENT,
     WITHDRAW_AFTER,
@@ -78,3 +81,69 @@ def test_a_command_the_table_takes_after_its_client_gave_up_is_withdrawn(tmp_pat
     bridge.run_command(BridgeCommand(Command("2", "setup", {}), reply, 100.0 + WITHDRAW_AFTER))
     assert ran == ["setup"]
     assert replies == [(True, "done"), (False, "withdrawn: it waited too long for the table")]
+
+
+class Taken:
+    """A table's command table that runs anything and counts it; the bridge's own clock."""
+
+    def __init__(self, tmp_path):
+        self.now, self.ran, self.queue = 100.0, [], queue.SimpleQueue()
+        self.bridge = TableBridge(
+            tmp_path / "t.sock",
+            commands=self,
+            put=self.queue.put,
+            clock=lambda: self.now,
+            warn=lambda m: None,
+            log=lambda m: None,
+        )
+        self.bridge.start()
+
+    def __contains__(self, name):
+        return True
+
+    def run(self, name, args):
+        self.ran.append(name)
+        return True, "done"
+
+    def pump(self):  # the table's loop: every command waiting, taken
+        while not self.queue.empty():
+            self.bridge.run_command(self.queue.get())
+
+    def ask(self, client, n) -> dict:
+        client.send({**SETUP, "id": str(n)})
+        return client.next(pump=self.pump, kind="reply")
+
+
+def test_a_client_may_send_a_burst_then_so_many_a_second(tmp_path):
+    """Issue 21: a client that waits for each answer still kept the table's loop busy with
+    commands back to back; now a burst, then COMMANDS_PER_SECOND, the rest busy at once."""
+    t = Taken(tmp_path)
+    try:
+        client = LineClient(t.bridge.path)
+        replies = [t.ask(client, n) for n in range(COMMANDS_BURST + 5)]
+        assert [r["ok"] for r in replies] == [True] * COMMANDS_BURST + [False] * 5
+        assert replies[-1]["message"] == "busy: too many commands; send again in 0.1 s"
+        assert len(t.ran) == COMMANDS_BURST
+        t.now += 1.0  # a second later: that second's share
+        again = [t.ask(client, n)["ok"] for n in range(int(COMMANDS_PER_SECOND) + 2)]
+        assert again == [True] * int(COMMANDS_PER_SECOND) + [False, False]
+    finally:
+        t.bridge.stop()
+
+
+def test_all_clients_together_have_a_rate_too_and_more_clients_are_turned_away(tmp_path):
+    t = Taken(tmp_path)
+    try:
+        clients = [LineClient(t.bridge.path) for _ in range(4)]
+        oks = [t.ask(c, n)["ok"] for n in range(COMMANDS_BURST) for c in clients]
+        assert sum(oks) == 2 * COMMANDS_BURST and not any(oks[2 * COMMANDS_BURST :])
+        more = [LineClient(t.bridge.path) for _ in range(CLIENTS_AT_MOST)]  # 36 in all
+        turned_away = 0
+        for n, c in enumerate(more):
+            try:
+                t.ask(c, f"more-{n}")  # answered (busy: the rate is spent): let in
+            except (ConnectionError, BrokenPipeError):
+                turned_away += 1
+        assert turned_away == 4
+    finally:
+        t.bridge.stop()

@@ -28,6 +28,7 @@ from scoreboard.bridge.protocol import (
     reply_message,
     state_message,
 )
+from scoreboard.bridge.rates import Rates
 
 BUFFER_LIMIT = 256 * 1024  # a client's unsent bytes before it counts as not reading
 # Commands waiting for the table's loop: a client may have this many, all clients this many;
@@ -35,6 +36,11 @@ BUFFER_LIMIT = 256 * 1024  # a client's unsent bytes before it counts as not rea
 # queued 952,950 of them and the table grew to 1.25 GB).
 WAITING_PER_CLIENT = 4
 WAITING_AT_MOST = 16
+# And how often: a client may send this many at once, then so many a second; all clients
+# together twice that. The net process (every phone's writes, at most 2 a second each, and the
+# club's assigns) is one client. A button waits behind these at most: never a flood.
+COMMANDS_BURST, COMMANDS_PER_SECOND = 20, 10.0
+CLIENTS_AT_MOST = 32  # more connections are closed at once (the net process needs one)
 # A command the loop takes later than this is withdrawn, not run, and says so: before its
 # client gives up on the answer (bridge/client.py ANSWER_WITHIN, 5 s), so a client that got no
 # answer in time can tell "withdrawn" (not run: send again) from a command that ran.
@@ -77,6 +83,8 @@ class TableBridge:
         self.log, self.warn = log, warn
         self.clock = clock
         self._waiting: dict[asyncio.StreamWriter, int] = {}  # commands put, not yet answered
+        self._rates = Rates(COMMANDS_BURST, COMMANDS_PER_SECOND, clock=clock)
+        self._all_rates = Rates(2 * COMMANDS_BURST, 2 * COMMANDS_PER_SECOND, clock=clock)
         self.path = Path(path)
         self.buffer_limit = buffer_limit
         self.dropped = 0  # clients dropped for not reading (a figure for tests and benches)
@@ -194,6 +202,10 @@ class TableBridge:
         writer.write(line)
 
     async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if len(self._clients) >= CLIENTS_AT_MOST:
+            self.warn(f"bridge: a client over {CLIENTS_AT_MOST} was turned away")
+            writer.transport.abort()
+            return
         self._clients.add(writer)
         if self._last_state is not None:
             self._send(writer, self._last_state)
@@ -212,6 +224,7 @@ class TableBridge:
             pass
         finally:
             self._clients.discard(writer)
+            self._rates.forget(writer)
             writer.transport.abort()  # its commands waiting still count until each is answered
 
     def _take(self, writer: asyncio.StreamWriter, line: bytes) -> None:
@@ -228,6 +241,10 @@ class TableBridge:
         waiting = self._waiting.get(writer, 0)
         if waiting >= WAITING_PER_CLIENT or sum(self._waiting.values()) >= WAITING_AT_MOST:
             busy = f"busy: {waiting} of your commands wait for the table; send again later"
+            self._send(writer, encode(reply_message(command.id, False, busy)))
+            return
+        if (wait := self._rates.take(writer)) or (wait := self._all_rates.take(None)):
+            busy = f"busy: too many commands; send again in {wait:.1f} s"
             self._send(writer, encode(reply_message(command.id, False, busy)))
             return
         self._waiting[writer] = waiting + 1

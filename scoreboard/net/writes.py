@@ -20,6 +20,7 @@ from aiohttp import web
 
 from scoreboard.bridge.client import TableUnreachable
 from scoreboard.bridge.protocol import strict_loads
+from scoreboard.bridge.rates import Rates
 from scoreboard.net import security
 from scoreboard.net.listen import read_body
 from scoreboard.net.pair_page import pair_page
@@ -109,8 +110,10 @@ class Writes:
     url: str = ""  # the table's address for phones, shown as a QR code with the code
     default_lang: str = "uk"  # the config's display language, until the table says its own
     clock: Callable[[], float] = time.monotonic
-    _buckets: dict = field(default_factory=dict)  # phone id -> (writes it may send, when)
     _in_flight: set = field(default_factory=set)  # phones whose last write is not answered
+
+    def __post_init__(self) -> None:
+        self._rates = Rates(WRITES_BURST, WRITES_PER_SECOND, clock=self.clock)
 
     def lang(self) -> str:
         """The displays' language now (the table's state says it), else the config's."""
@@ -244,16 +247,11 @@ class Writes:
         """429 for a phone over its rate or with a write still unanswered; None: it may."""
         if phone_id in self._in_flight:
             return security.refuse(429, "one write at a time: the last is not answered yet")
-        now = self.clock()
-        tokens, at = self._buckets.get(phone_id, (WRITES_BURST, now))
-        tokens = min(WRITES_BURST, tokens + (now - at) * WRITES_PER_SECOND)
-        if tokens < 1:
-            self._buckets[phone_id] = (tokens, now)
-            wait = max(1, math.ceil((1 - tokens) / WRITES_PER_SECOND))
-            response = security.refuse(429, f"too many writes from this phone: wait {wait} s")
-            response.headers["Retry-After"] = str(wait)
+        if wait := self._rates.take(phone_id):
+            seconds = max(1, math.ceil(wait))
+            response = security.refuse(429, f"too many writes from this phone: wait {seconds} s")
+            response.headers["Retry-After"] = str(seconds)
             return response
-        self._buckets[phone_id] = (tokens - 1, now)
         return None
 
     def _phone(self, request: web.Request) -> Phone | None:
