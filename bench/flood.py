@@ -45,12 +45,12 @@ from broker import Broker  # noqa: E402
 from web_latency import (  # noqa: E402
     PHONES_NICE,
     Table,
+    at_units_priority,
     free_port,
     niced,
     percentiles,
     rss_mb,
     start_net,
-    unit_nice,
 )
 
 from scoreboard.net import security  # noqa: E402
@@ -253,15 +253,9 @@ def main() -> int:
         run_flood(args)
         return 0
 
-    table_nice, net_nice = unit_nice("scoreboard.service"), unit_nice("scoreboard-net.service")
-    try:
-        os.setpriority(os.PRIO_PROCESS, 0, table_nice)
-        print(
-            f"the table at Nice={table_nice}, net at {net_nice}, the floods' clients at "
-            f"{PHONES_NICE} (other machines) and the socket's at {net_nice} (the Pi's own)"
-        )
-    except PermissionError:
-        print(f"NOT at the table unit's priority (Nice={table_nice} needs root): at Nice=0")
+    _, net_nice = at_units_priority(
+        f"the floods' clients Nice={PHONES_NICE} (other machines), the socket's at the net's"
+    )
 
     with tempfile.TemporaryDirectory(prefix="flood-bench-") as folder:
         state = os.path.join(folder, "state")

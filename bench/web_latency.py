@@ -45,6 +45,21 @@ def unit_nice(unit: str) -> int:
     return 0
 
 
+def at_units_priority(others: str) -> tuple[int, int]:
+    """This process (the table) at its unit's Nice, as systemd starts it on the Pi (root
+    only), and says so with `others`; the table's and the net unit's Nice."""
+    table_nice, net_nice = unit_nice("scoreboard.service"), unit_nice("scoreboard-net.service")
+    try:
+        os.setpriority(os.PRIO_PROCESS, 0, table_nice)
+        print(
+            f"measured at the units' priorities: table Nice={table_nice}, net Nice={net_nice}, "
+            + others
+        )
+    except PermissionError:
+        print(f"NOT at the table unit's priority (Nice={table_nice} needs root): at Nice=0")
+    return table_nice, net_nice
+
+
 def niced(nice: int):
     """For Popen's preexec_fn: the child at `nice` (as its unit starts it)."""
     return lambda: os.setpriority(os.PRIO_PROCESS, 0, nice)
@@ -292,19 +307,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=200)
     args = parser.parse_args()
-    # Each process at its unit's priority, as systemd starts them on the Pi (root only).
-    table_nice, net_nice = (
-        unit_nice("scoreboard.service"),
-        unit_nice("scoreboard-net.service"),
-    )
-    try:
-        os.setpriority(os.PRIO_PROCESS, 0, table_nice)
-        print(
-            f"measured at the units' priorities: table Nice={table_nice}, net Nice={net_nice}, "
-            f"the clients (phones: other machines on the Pi) Nice={PHONES_NICE}"
-        )
-    except PermissionError:
-        print(f"NOT at the table unit's priority (Nice={table_nice} needs root): at Nice=0")
+    at_units_priority(f"the clients (phones: other machines on the Pi) Nice={PHONES_NICE}")
     with tempfile.TemporaryDirectory(prefix="web-bench-") as state:
         table = Table(state)
         port, broker_port = free_port(), free_port()

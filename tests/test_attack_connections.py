@@ -39,13 +39,18 @@ async def serving(connections: Connections) -> tuple[Served, int]:
     return served, addresses[0][1]
 
 
-async def ask(port: int, *, source: str = "127.0.0.1", head: bytes = HEAD) -> bytes:
-    """Send `head` whole from `source` and read until the server closes: what it answered."""
+async def connect(port: int, source: str):
+    """A connection to `port` from the loopback address `source` (127.0.0.2 is another)."""
     sock = socket.socket()
     sock.bind((source, 0))
     sock.setblocking(False)
     await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", port))
-    reader, writer = await asyncio.open_connection(sock=sock)
+    return await asyncio.open_connection(sock=sock)
+
+
+async def ask(port: int, *, source: str = "127.0.0.1", head: bytes = HEAD) -> bytes:
+    """Send `head` whole from `source` and read until the server closes: what it answered."""
+    reader, writer = await connect(port, source)
     writer.write(head)
     try:
         return await asyncio.wait_for(reader.read(), PATIENCE)
@@ -55,11 +60,7 @@ async def ask(port: int, *, source: str = "127.0.0.1", head: bytes = HEAD) -> by
 
 async def hold(port: int, *, source: str = "127.0.0.1", sent: bytes = b"GET /ok HTTP/1.1\r\n"):
     """A slow client: connected, part of a head sent, the rest never."""
-    sock = socket.socket()
-    sock.bind((source, 0))
-    sock.setblocking(False)
-    await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", port))
-    reader, writer = await asyncio.open_connection(sock=sock)
+    reader, writer = await connect(port, source)
     writer.write(sent)
     await writer.drain()
     return reader, writer
