@@ -88,6 +88,7 @@ class TableBridge:
         self.path = Path(path)
         self.buffer_limit = buffer_limit
         self.dropped = 0  # clients dropped for not reading (a figure for tests and benches)
+        self.turned_away = 0  # clients over CLIENTS_AT_MOST, closed at once
         self._aio: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._server = None
@@ -203,7 +204,9 @@ class TableBridge:
 
     async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         if len(self._clients) >= CLIENTS_AT_MOST:
-            self.warn(f"bridge: a client over {CLIENTS_AT_MOST} was turned away")
+            self.turned_away += 1
+            if self.turned_away & (self.turned_away - 1) == 0:  # 1, 2, 4, 8...: the log stays small
+                self.warn(f"bridge: {self.turned_away} clients over {CLIENTS_AT_MOST} turned away")
             writer.transport.abort()
             return
         self._clients.add(writer)
@@ -243,10 +246,13 @@ class TableBridge:
             busy = f"busy: {waiting} of your commands wait for the table; send again later"
             self._send(writer, encode(reply_message(command.id, False, busy)))
             return
-        if (wait := self._rates.take(writer)) or (wait := self._all_rates.take(None)):
+        # Both buckets asked before either counts: a command refused costs its client nothing.
+        if wait := max(self._rates.wait(writer), self._all_rates.wait(None)):
             busy = f"busy: too many commands; send again in {wait:.1f} s"
             self._send(writer, encode(reply_message(command.id, False, busy)))
             return
+        self._rates.take(writer)
+        self._all_rates.take(None)
         self._waiting[writer] = waiting + 1
 
         def reply(ok: bool, message: str) -> None:  # on the loop's thread

@@ -16,6 +16,8 @@ aiohttp's own protocol serves each connection; :class:`Connections` only wraps i
 
 import asyncio
 import contextlib
+import ipaddress
+import os
 import resource
 import signal
 import socket
@@ -25,7 +27,10 @@ from aiohttp import web
 REQUEST_WITHIN = 10.0  # seconds for a request's head (and its body) to arrive
 PER_ADDRESS = 64  # connections from one address (a phone, OBS, a browser's tabs)
 AT_MOST = 1024  # connections in all, lowered to fit the files the process may open
-FILES_KEPT = 64  # files left for the process's own (its journal, the table's socket, logs)
+# asyncio accepts up to the backlog's count of connections at once before any is counted: the
+# files kept free must hold those, besides the process's own (its journal, the socket, logs).
+BACKLOG = 32
+FILES_KEPT = BACKLOG + 64
 
 
 def connection_cap(at_most: int = AT_MOST) -> int:
@@ -41,7 +46,15 @@ def connection_cap(at_most: int = AT_MOST) -> int:
             soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
     if soft == resource.RLIM_INFINITY:
         return at_most
-    return max(1, min(at_most, soft - FILES_KEPT))
+    return max(1, min(at_most, soft - max(FILES_KEPT, _open_files() + BACKLOG + 16)))
+
+
+def _open_files() -> int:
+    """The files this process has open now (0 where /proc does not say)."""
+    try:
+        return len(os.listdir("/proc/self/fd"))
+    except OSError:
+        return 0
 
 
 class Connections:
@@ -52,11 +65,11 @@ class Connections:
         *,
         per_address: int = PER_ADDRESS,
         at_most: int | None = None,
-        request_within: float = REQUEST_WITHIN,
+        request_within: float | None = None,
     ) -> None:
         self.per_address = per_address
         self.at_most = connection_cap() if at_most is None else at_most
-        self.request_within = request_within
+        self.request_within = REQUEST_WITHIN if request_within is None else request_within
         self.by_address: dict[str, int] = {}
         self.refused = 0  # closed at once: over a cap (a figure for tests and benches)
         self.timed_out = 0  # closed: no request's head in time
@@ -144,8 +157,20 @@ class _Counted(asyncio.Protocol):
 
 
 def _address(transport: asyncio.BaseTransport) -> str:
+    """Who a connection counts against: its IPv4 address, or its IPv6 /64 (one machine may
+    use as many addresses of its network as it likes)."""
     peer = transport.get_extra_info("peername")
-    return str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+    if not (isinstance(peer, tuple) and peer):
+        return "?"
+    try:
+        address = ipaddress.ip_address(str(peer[0]).split("%")[0])
+    except ValueError:
+        return str(peer[0])
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
 
 
 async def read_body(request: web.Request) -> bytes:
@@ -172,7 +197,7 @@ class Served:
         await self.runner.setup()
         loop = asyncio.get_running_loop()
         factory = self.connections.protocol_factory(self.runner.server)
-        server = await loop.create_server(factory, host, port, reuse_address=True, backlog=128)
+        server = await loop.create_server(factory, host, port, reuse_address=True, backlog=BACKLOG)
         self._servers.append(server)
         return [s.getsockname() for s in server.sockets if s.family != socket.AF_UNIX]
 
