@@ -461,3 +461,24 @@ def test_every_page_carries_its_content_security_policy_also_as_a_static_file(tm
             await http.close()
 
     asyncio.run(body())
+
+
+@pytest.mark.parametrize(
+    ("missing", "said"),
+    [("paho", "needs paho-mqtt, which is not installed"), ("aiohttp", "needs aiohttp, which is")],
+)
+def test_the_club_without_the_web_extra_says_what_to_install(
+    monkeypatch, capsys, tmp_path, missing, said
+):
+    """Issue 22: after a plain `pip install .`, `scoreboard club` ended in a traceback."""
+    import importlib.util
+
+    from scoreboard.cli import main
+
+    find = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == missing else find(name, *a)
+    )
+    assert main(["club", "--data-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert said in err and "pip install '.[web]'" in err

@@ -7,7 +7,7 @@ import logging
 import signal
 from pathlib import Path
 
-from scoreboard.commands import UsageError
+from scoreboard.commands import UsageError, require
 
 
 def register(subparsers) -> None:
@@ -58,6 +58,7 @@ def _secret(path: str | None, what: str) -> str:
 
 
 def run(args) -> int:
+    require("the club's screen", "aiohttp", "paho")
     from scoreboard.club.broker import BrokerSettings
     from scoreboard.club.results import ResultBook
 

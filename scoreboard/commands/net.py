@@ -1,16 +1,9 @@
 """`scoreboard net [--config PATH | --state-dir DIR] [--host HOST] [--port PORT]`: the table's
 web face (issue 12), a process of its own beside `scoreboard run` (scoreboard-net.service)."""
 
-import importlib.util
-
 from scoreboard import config as configuration
-from scoreboard.commands import UsageError
+from scoreboard.commands import UsageError, require
 from scoreboard.commands.status import add_state_dir, state_dir
-
-MISSING = (
-    "the web face needs aiohttp, which is not installed. It comes with the scoreboard's `web` "
-    "extra: pip install 'pyramid-scoreboard[web]' (from a clone: pip install '.[web]')"
-)
 
 
 def register(subparsers) -> None:
@@ -44,8 +37,7 @@ def load_config(path: str):
 
 
 def run(args) -> int:
-    if importlib.util.find_spec("aiohttp") is None:
-        raise UsageError(MISSING)
+    require("the web face", "aiohttp")
     import asyncio
 
     from scoreboard.net import address
@@ -66,6 +58,8 @@ def run(args) -> int:
     where = state_dir(args)
     host, port = address(config, host=args.host)
     port = args.port or port
+    if config.mqtt.enabled:
+        require("publishing to the club's MQTT broker", "paho")
     if config.mqtt.enabled and not (config.web.enabled or args.port or args.host):
         m = config.mqtt  # [mqtt] without [web]: no web face to serve
         print(f"scoreboard net: table {m.table} to MQTT {m.host}:{m.port} only", flush=True)
