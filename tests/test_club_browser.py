@@ -5,6 +5,7 @@ hall TV's page drawing each card and following a change live; the overlay is tra
 
 import asyncio
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -89,7 +90,9 @@ def test_the_hall_page_draws_every_table_and_follows_a_change(broker, tmp_path, 
             browser = await p.chromium.launch(executable_path=chromium, timeout=PATIENCE * 1000)
             # The page's CSP forbids evaluating strings, which Playwright's polling does: this
             # test is about drawing (the XSS test below keeps the CSP).
-            page = await browser.new_page(viewport={"width": 1280, "height": 720}, bypass_csp=True)
+            page = await browser.new_page(  # a hall TV; a locale with a 12-hour clock
+                viewport={"width": 1920, "height": 1080}, bypass_csp=True, locale="en-US"
+            )
             page.set_default_timeout(PATIENCE * 1000)
             await page.goto(f"http://127.0.0.1:{port}/")
             await page.wait_for_function(
@@ -100,6 +103,15 @@ def test_the_hall_page_draws_every_table_and_follows_a_change(broker, tmp_path, 
             assert await page.locator("#table-t3").get_attribute("class") == "card idle"
             assert await page.locator("#table-t4").get_attribute("class") == "card fault"
             assert await page.locator("#table-t6").get_attribute("class") == "card offline"
+            # Issue 22: readable across the room, a 24-hour clock, the winner marked.
+            width = await card.evaluate("c => c.getBoundingClientRect().width")
+            name_px = await card.locator(".name").first.evaluate(
+                "n => parseFloat(getComputedStyle(n).fontSize)"
+            )
+            assert width >= 380 and name_px >= 28, (width, name_px)
+            assert re.fullmatch(r"\d\d:\d\d", await page.locator("#clock").inner_text())
+            assert await page.locator("#table-t3 .name.won").inner_text() == "Ірина"
+            assert await page.locator("#table-t1 .name.won").count() == 0
             # Live: table 1's next shot is on the page without a reload.
             scores = "[...document.querySelectorAll('#table-t1 .score')].map(e => e.textContent)"
             assert await page.evaluate(scores) == ["5", "1"]
@@ -116,6 +128,7 @@ def test_the_hall_page_draws_every_table_and_follows_a_change(broker, tmp_path, 
             background = await overlay.evaluate("getComputedStyle(document.body).backgroundColor")
             assert background == "rgba(0, 0, 0, 0)"
             assert "Андрій" in await overlay.locator("#bar").inner_text()
+            assert await overlay.locator(".frames").inner_text() == "0 (1) 0"  # as the table
             await browser.close()
         for publisher in publishers[:-1]:
             publisher.stop()

@@ -26,7 +26,8 @@ function cardNodes(t) {
   const side = (k) => {
     const row = el("div", "row"), figures = el("span");
     figures.append(el("span", "frames", fr[k]), el("span", "score", sc[k]));
-    row.append(el("span", "name" + (t.striker === k ? " at" : ""), p[k]), figures);
+    const mark = t.winner === k ? " won" : t.striker === k && !t.winner ? " at" : "";
+    row.append(el("span", "name" + mark, p[k]), figures);
     return row;
   };
   const foot = el("div", "foot");
@@ -87,9 +88,12 @@ function follow(only) {
   setInterval(() => {
     setLink();
     for (const el of document.querySelectorAll(".age")) el.textContent = ago(el.dataset.t ? Number(el.dataset.t) : null);
-    const clock = document.getElementById("clock");
-    if (clock) clock.textContent = new Date().toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    showClock();
   }, 1000);
+  showClock();
+}
+function showClock() {
+  // 24 hours, whatever the TV's locale: a club's evening runs past midnight (issue 22).
   const clock = document.getElementById("clock");
-  if (clock) clock.textContent = new Date().toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  if (clock) clock.textContent = new Date().toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
 }
