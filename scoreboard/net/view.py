@@ -67,6 +67,13 @@ def headline(s: dict, t) -> str:
         return t.gettext("Winner: {name}").format(name=names[s["winner"]])
     if phase == "frame-over":
         return t.gettext("Frame {n} over").format(n=s["frame"])
+    if phase in ("foul", "break-foul") and s.get("decider"):
+        # A watcher's page says who chooses what (the table's own display: "A or B").
+        if phase == "break-foul":  # GR-13.2
+            text = t.gettext("{name} chooses: play on, hand the shot over, or rack again")
+        else:  # GR-7.4
+            text = t.gettext("{name} chooses: play on, or hand the shot to the opponent")
+        return text.format(name=names[s["decider"]])
     if phase in ("foul", "break-foul"):
         return t.gettext("Choose: A or B")
     return ""
