@@ -212,3 +212,17 @@ def test_settings_the_disk_refused_are_written_when_sent_again(tmp_path, monkeyp
     monkeypatch.setattr(setup_store, "replace_file", real)
     assert store.save(first) is True
     assert SetupStore(tmp_path).load() == first
+
+
+def test_settings_that_say_nothing_of_the_break_keep_the_breaker_chosen_at_the_table(
+    table, tmp_path
+):
+    """Issue 22: a phone's setup quietly reset "Олена breaks" to "Who breaks first?"."""
+    app = table()
+    feed(app, ButtonPress("A", 1.0))  # the lag: Олена breaks
+    assert send(app, {"race": 5}) == (True, "this match")
+    s = app.screen.frames[-1][0]
+    assert s["race"] == 5 and s["phase"] == "break" and s["breaker"] == "A"
+    assert durable(tmp_path)["breaker"] == "A" and durable(tmp_path)["race"] == 5
+    assert send(app, {"breaker": "lag"}) == (True, "this match")  # said: the lag again
+    assert app.screen.frames[-1][0]["phase"] == "lag"

@@ -77,6 +77,8 @@ class SetupFlow:
             self.log(f"setup from {event.source} refused: {exc}")
             event.answer(False, str(exc))
             return
+        if self._breaker_kept(event):  # "Олена breaks", chosen at the table, stays (issue 22)
+            settings = dataclasses.replace(settings, breaker=self.match.state.breaker)
         if self.desk.is_open:
             self.desk.show(settings)
             where = command.ON_SCREEN
@@ -108,6 +110,13 @@ class SetupFlow:
         """How long a finished match's result and statistics pages are shown before the setup
         screen opens by itself."""
         return max(RESULT_SECONDS, len(PAGES) * self.config.display.page_seconds)
+
+    def _breaker_kept(self, event: SetupNext) -> bool:
+        """Settings that say nothing of the break, sent when the players have chosen who
+        breaks and not yet shot: this match keeps its breaker."""
+        says = event.settings is not None or "breaker" in (event.fields or {})
+        chosen = self.match.phase == Phase.BREAK and self.match.state.breaker in ("A", "B")
+        return not says and chosen and self.not_begun() and not self.desk.is_open
 
     def not_begun(self) -> bool:
         """No shot yet: the match may still take other settings (a chosen breaker is undone)."""
