@@ -167,9 +167,11 @@ def test_history_and_status_give_the_frame_times(tmp_path, capsys):
     assert main(["history", "--state-dir", str(tmp_path), "--json"]) == 0
     (match,) = json.loads(capsys.readouterr().out)
     assert match["frame_times"] == [86] and match["frame_scores"] == [[1, 2]]
+    # Issue 22: a match dates from its first shot (10 s in), not from when it was set up.
+    assert match["first_shot"] == "2026-11-30T00:53:30Z" != match["started"]
     assert main(["history", "--state-dir", str(tmp_path), "--csv"]) == 0
     (row,) = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
-    assert row["frame_times"] == "86"
+    assert row["frame_times"] == "86" and row["started"] == "2026-11-30T00:53:30Z"
     app.close()
 
 

@@ -26,9 +26,19 @@ def summarise(match: Match, lines: list[str], *, ended: datetime | None = None) 
         "last_frame": [s["score"]["A"], s["score"]["B"]],  # the frame in play when it ended
         "fouls": {side: st["fouls"] for side, st in s["stats"].items()},
         "longest_run": {side: st["best_run"] for side, st in s["stats"].items()},
-        "started": started,
+        "started": started,  # set up (the match's id over MQTT: mqtt/results.py)
+        "first_shot": _first_shot(match),
         "ended": (ended or datetime.now(UTC)).strftime("%Y-%m-%dT%H:%M:%SZ"),
     }
+
+
+def _first_shot(match: Match) -> str | None:
+    """When the match's first frame began (its first shot's time mark), None if unknown: a
+    match dates from its first shot, not from when the table was switched on (issue 22)."""
+    spans = match.clock.spans
+    if not spans or spans[0][0] is None:
+        return None
+    return datetime.fromtimestamp(spans[0][0], UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def describe(s: dict) -> str:

@@ -83,7 +83,7 @@ def _fouls(fouls: dict) -> str:
 def flat(row: dict) -> dict:
     return {
         "number": "" if row["number"] is None else row["number"],
-        "started": row.get("started") or "",
+        "started": row.get("first_shot") or row.get("started") or "",  # its first shot
         "ended": row.get("ended") or "",
         "player_a": row["players"]["A"],
         "player_b": row["players"]["B"],
