@@ -188,6 +188,18 @@ def own_origin(http: TestClient) -> dict:
     return {"Origin": f"http://{http.host}:{http.port}"}
 
 
+def test_the_clubs_pages_have_an_icon(tmp_path):
+    async def body():
+        http = await staff_client(tmp_path)
+        try:
+            response = await http.get("/favicon.ico")
+            assert response.status == 200 and response.content_type == "image/png"
+        finally:
+            await http.close()
+
+    asyncio.run(body())
+
+
 def test_a_staff_write_without_the_clubs_own_origin_is_403_as_at_the_table(tmp_path):
     async def body():
         http = await staff_client(tmp_path)

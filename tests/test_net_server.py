@@ -125,6 +125,14 @@ async def test_overlay_is_sized_by_its_query(a, tmp_path, aiohttp_client):
     assert "--bar-width: 100%; --bar-height: 64px;" in text
 
 
+async def test_the_pages_have_an_icon(tmp_path, aiohttp_client):
+    """Issue 22: /favicon.ico was a 404 on every page load."""
+    client = await aiohttp_client(make_app(tmp_path, lang="en"))
+    response = await client.get("/favicon.ico")
+    assert response.status == 200 and response.content_type == "image/png"
+    assert (await response.read()).startswith(b"\x89PNG")
+
+
 async def test_pages_speak_the_displays_language(tmp_path, aiohttp_client):
     uk = table(tmp_path, web_config(), lang="uk")  # the displays speak Ukrainian
     try:

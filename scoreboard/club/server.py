@@ -21,6 +21,7 @@ from scoreboard.core.settings import NAME_LETTERS, OPTIONS
 from scoreboard.mqtt import topics
 from scoreboard.net import security
 from scoreboard.net.listen import read_body
+from scoreboard.net.server import favicon
 from scoreboard.rules.setup import hidden_characters
 
 LOGGER = logging.getLogger("scoreboard.club")
@@ -116,6 +117,7 @@ class Club:
                 web.post("/api/tables/{table}/assign", self.assign),
                 web.delete("/api/tables/{table}/assign", self.assign),
                 web.get("/results.csv", self.results_csv),
+                web.get("/favicon.ico", favicon),
                 web.static("/static", STATIC),
             ]
         )

@@ -55,6 +55,7 @@ def make_app(
     app.router.add_get("/history.json", history_json)
     app.router.add_get("/api/state", api_state)
     app.router.add_get("/api/events", api_events)
+    app.router.add_get("/favicon.ico", favicon)
     app.router.add_static("/static", STATIC, append_version=False)
     app.cleanup_ctx.append(_follow_table)
     app.on_shutdown.append(_end_streams)
@@ -132,6 +133,11 @@ def _px(value: str | None, default: int, limit: int) -> int:
         return max(0, min(int(value), limit)) if value is not None else default
     except ValueError:
         return default
+
+
+async def favicon(request: web.Request) -> web.FileResponse:
+    """The pages' icon (a rack of pyramid balls), where browsers ask for it; the club's too."""
+    return web.FileResponse(STATIC / "favicon.png", headers={"Cache-Control": "max-age=86400"})
 
 
 async def history_page(request: web.Request) -> web.Response:
