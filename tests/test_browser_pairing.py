@@ -96,6 +96,49 @@ async def test_pairing_by_code_in_the_browser(a, tmp_path, aiohttp_server):
         await shoot(page, "pair-paired.png")
         press(a, a.config.pins.player_b)  # OK
         assert a.app.match.snapshot()["phase"] == "lag"
+        # Issue 22: the page says what the table did, never "waiting" for ever.
+        await locator.filter(has_text="Undone: who breaks").wait_for(timeout=WAIT)
+
+
+async def test_an_undo_refused_at_the_table_says_so_on_the_phone(a, tmp_path, aiohttp_server):
+    async with served(a, aiohttp_server, tmp_path) as url, chromium() as browser:
+        page = await paired_page(a, browser, url)
+        await page.click("#undo")
+        message = page.locator("#message")
+        await message.filter(has_text="Waiting for OK").wait_for(timeout=WAIT)
+        press(a, a.config.pins.foul)  # refused at the table
+        await message.filter(has_text="Refused at the table.").wait_for(timeout=WAIT)
+        assert a.app.match.snapshot()["phase"] == "break"  # nothing undone
+
+
+async def test_a_paired_phone_sets_up_the_next_match_on_its_page(a, tmp_path, aiohttp_server):
+    """Issue 22: the README said a paired phone sets up the next match, and no page did; the
+    live page did not lead to /pair either."""
+    async with served(a, aiohttp_server, tmp_path) as url, chromium() as browser:
+        page = await paired_page(a, browser, url)
+        await page.goto(f"{url}/")
+        await page.click("a[href='/pair']")
+        await page.wait_for_selector("#paired:not([hidden])", timeout=WAIT)
+        await page.fill("#player-a", "Ія")
+        await page.fill("#player-b", "Петро")
+        await page.fill("#race", "3")
+        await page.click("#setup-button")
+        await page.locator("#message").filter(has_text="this match").wait_for(timeout=WAIT)
+        s = a.app.match.snapshot()
+        assert s["players"] == {"A": "Ія", "B": "Петро"} and s["race"] == 3
+        assert s["phase"] == "break" and s["breaker"] == "A"  # who breaks stays as chosen
+        assert await page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        await shoot(page, "pair-setup.png")
+
+
+async def paired_page(a, browser, url):
+    """A phone's page, paired with the code the table shows (A breaks first)."""
+    code = await code_on_the_oled(a)
+    page = await browser.new_page(viewport=PHONE)
+    await page.goto(f"{url}/pair#code={code}")
+    await page.click("#pair-button")
+    await page.wait_for_selector("#paired:not([hidden])", timeout=WAIT)
+    return page
 
 
 async def test_a_wrong_code_does_not_pair_in_the_browser(a, tmp_path, aiohttp_server):

@@ -28,6 +28,21 @@ PAIR_WORDS = {
     "malformed": "The code is six digits.",
     "waiting": "Waiting for OK at the table (A or B).",
     "no_table": "The table does not answer.",
+    "refused": "Refused at the table.",
+    "dropped": "Not done: nobody pressed OK, or a ball was played first.",
+    "setup": "Next match",
+    "player_a": "Player A",
+    "player_b": "Player B",
+    "race": "Race to (frames)",
+    "target": "Points to win a frame",
+    "breaker": "Who breaks",
+    "keep": "as it is",
+    "lag": "the lag decides",
+    "send": "Set up",
+    "this_match": "Set for this match: nothing is played yet.",
+    "next_match": "Set for the next match: it starts when this one is over.",
+    "on_screen": "On the table's setup screen: start it there with one press.",
+    "new_match": "A new match has started.",
 }
 
 

@@ -20,6 +20,7 @@ PAGE_WORDS = {
     "frames": "Frames",
     "scores": "Frame scores",
     "unfinished": "unfinished",
+    "control": "Control this table from this phone",
 }
 
 

@@ -34,6 +34,7 @@ async function load() {
     return;
   }
   $("me").textContent = session.phone.name;
+  fillRoster().catch(() => {});
   const listed = await (await fetch("/api/phones", { cache: "no-store" })).json();
   const list = $("phones");
   list.replaceChildren();
@@ -68,7 +69,54 @@ $("pair").addEventListener("submit", async (event) => {
 $("undo").addEventListener("click", async () => {
   const { status, answer } = await post("/api/undo");
   if (status === 503) say(word("noTable"));
-  else say(answer.message === WAITING ? word("waiting") : answer.message || "");
+  else if (answer.message === WAITING) { say(word("waiting")); followRequest(); }
+  else say(answer.message || "");
 });
+
+// A change that waits for an OK at the table: the page follows the table's state until the
+// request is answered (OK: the table's own words for what it did; FOUL or UNDO: refused; a
+// ball or 30 s: dropped), never "waiting" for ever (issue 22).
+let following = null;
+function followRequest() {
+  if (following) following.close();
+  const source = new EventSource("/api/events");
+  following = source;
+  const giveUp = setTimeout(() => { source.close(); say(word("dropped")); }, 40000);
+  source.addEventListener("state", (event) => {
+    const state = JSON.parse(event.data);
+    const key = state.hint && state.hint.key;
+    if (key === "phone-undo") return;  // still asking at the table
+    clearTimeout(giveUp);
+    source.close();
+    if (key === "phone-refused") say(word("refused"));
+    else if (key) say((state.view && state.view.hint) || key);
+    else say(word("dropped"));
+  });
+}
+
+// The next match's settings: only what is filled in is sent (the rest stays as it is).
+const WHERE = { "this match": "thisMatch", "next match": "nextMatch",
+  "on the setup screen": "onScreen", "new match": "newMatch" };
+$("setup").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const body = {};
+  const a = $("player-a").value.trim(), b = $("player-b").value.trim();
+  if (a || b) body.players = [a, b];
+  if ($("race").value) body.race = Number($("race").value);
+  if ($("target").value) body.target = Number($("target").value);
+  if ($("breaker").value) body.breaker = $("breaker").value;
+  const { status, answer } = await post("/api/setup", body);
+  if (status === 503) say(word("noTable"));
+  else say(word(WHERE[answer.message]) || answer.message || `${status}`);
+});
+
+async function fillRoster() {
+  // This match's players, as a hint of what "as it is" keeps.
+  const state = await (await fetch("/api/state", { cache: "no-store" })).json();
+  if (state.players) {
+    $("player-a").placeholder = state.players.A;
+    $("player-b").placeholder = state.players.B;
+  }
+}
 
 load().catch(() => say(word("noTable")));
