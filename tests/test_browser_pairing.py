@@ -119,14 +119,20 @@ async def test_a_paired_phone_sets_up_the_next_match_on_its_page(a, tmp_path, ai
         await page.goto(f"{url}/")
         await page.click("a[href='/pair']")
         await page.wait_for_selector("#paired:not([hidden])", timeout=WAIT)
+        message = page.locator("#message")
+        await page.fill("#race", "3")  # the rest left as it is
+        await page.click("#setup-button")
+        await message.filter(has_text="this match").wait_for(timeout=WAIT)
+        s = a.app.match.snapshot()
+        assert s["race"] == 3 and s["phase"] == "break" and s["breaker"] == "A"  # kept
+        await page.evaluate("document.getElementById('message').textContent = ''")
         await page.fill("#player-a", "Ія")
         await page.fill("#player-b", "Петро")
-        await page.fill("#race", "3")
         await page.click("#setup-button")
-        await page.locator("#message").filter(has_text="this match").wait_for(timeout=WAIT)
+        await message.filter(has_text="this match").wait_for(timeout=WAIT)
         s = a.app.match.snapshot()
         assert s["players"] == {"A": "Ія", "B": "Петро"} and s["race"] == 3
-        assert s["phase"] == "break" and s["breaker"] == "A"  # who breaks stays as chosen
+        assert s["phase"] == "lag"  # new players lag for the break
         assert await page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         await shoot(page, "pair-setup.png")
 

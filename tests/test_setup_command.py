@@ -226,3 +226,6 @@ def test_settings_that_say_nothing_of_the_break_keep_the_breaker_chosen_at_the_t
     assert durable(tmp_path)["breaker"] == "A" and durable(tmp_path)["race"] == 5
     assert send(app, {"breaker": "lag"}) == (True, "this match")  # said: the lag again
     assert app.screen.frames[-1][0]["phase"] == "lag"
+    feed(app, ButtonPress("A", 9.0))  # Олена breaks again; then two other players are sent
+    assert send(app, {"players": ["Ія", "Петро"]}) == (True, "this match")
+    assert app.screen.frames[-1][0]["phase"] == "lag"  # they lag for the break themselves

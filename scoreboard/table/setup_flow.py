@@ -15,6 +15,7 @@ from scoreboard.core.settings import (
     SettingsError,
     from_config,
     lang_of,
+    log_name,
 )
 from scoreboard.display.screens.between_frames import PAGES
 from scoreboard.inputs.events import ButtonHold, ButtonPress
@@ -77,8 +78,8 @@ class SetupFlow:
             self.log(f"setup from {event.source} refused: {exc}")
             event.answer(False, str(exc))
             return
-        if self._breaker_kept(event):  # "Олена breaks", chosen at the table, stays (issue 22)
-            settings = dataclasses.replace(settings, breaker=self.match.state.breaker)
+        if "breaker" not in (event.fields or {}) and event.settings is None:
+            settings = dataclasses.replace(settings, breaker=self._breaker_for(settings))
         if self.desk.is_open:
             self.desk.show(settings)
             where = command.ON_SCREEN
@@ -111,12 +112,15 @@ class SetupFlow:
         screen opens by itself."""
         return max(RESULT_SECONDS, len(PAGES) * self.config.display.page_seconds)
 
-    def _breaker_kept(self, event: SetupNext) -> bool:
-        """Settings that say nothing of the break, sent when the players have chosen who
-        breaks and not yet shot: this match keeps its breaker."""
-        says = event.settings is not None or "breaker" in (event.fields or {})
-        chosen = self.match.phase == Phase.BREAK and self.match.state.breaker in ("A", "B")
-        return not says and chosen and self.not_begun() and not self.desk.is_open
+    def _breaker_for(self, settings: MatchSettings) -> str:
+        """Who breaks, for settings that do not say (issue 22): the same two players who chose
+        at the table and have not shot yet keep their choice ("Олена breaks"); anyone else
+        lags for it (a choice of the last match is never carried into another)."""
+        state = self.match.state
+        chosen = self.match.phase == Phase.BREAK and state.breaker in ("A", "B")
+        same = [log_name(p) for p in settings.players] == [log_name(p) for p in state.players]
+        kept = chosen and same and self.not_begun() and not self.desk.is_open
+        return state.breaker if kept else "lag"
 
     def not_begun(self) -> bool:
         """No shot yet: the match may still take other settings (a chosen breaker is undone)."""
