@@ -8,7 +8,7 @@ SOURCES = $(wildcard scoreboard tests bench firmware tools hardware)
 # tests start and pytest's own collection; an environment that turns them off is not followed.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: sim test tmux chromium mosquitto lint format bench gallery diagram schematic mutate random-play clean system-test
+.PHONY: sim test tmux chromium mosquitto postgresql lint format bench gallery diagram schematic mutate random-play clean system-test
 
 # `make sim` serves the web face too, on localhost only (its address is under the keys).
 # `make sim SIM_MQTT=localhost` publishes the simulated table to that MQTT broker as well
@@ -26,7 +26,7 @@ sim: $(STAMP)
 # (53-56 s here, quiet; three took 58-69 s); worksteal evens out the long ones.
 # Every test keeps to its own tmp_path, so any order and any split is safe.
 TEST_WORKERS ?= 4
-test: $(STAMP) tmux chromium mosquitto
+test: $(STAMP) tmux chromium mosquitto postgresql
 	$(BIN)/ruff check $(SOURCES)
 	@# Imports run down only: the contracts in pyproject.toml ([tool.importlinter]).
 	$(BIN)/lint-imports --no-cache --no-logo
@@ -72,7 +72,7 @@ random-play: $(STAMP)
 	$(BIN)/python bench/random_play.py $(RANDOM_PLAY_SEQUENCES)
 
 mutate: $(STAMP)
-	@$(BIN)/python -c 'import mutmut' 2>/dev/null || $(BIN)/python -m pip install --quiet -e '.[sim,test,web,mutate]'
+	@$(BIN)/python -c 'import mutmut' 2>/dev/null || $(BIN)/python -m pip install --quiet -e '.[sim,test,web,desk,mutate]'
 	@mkdir -p mutants
 	@# The tests' files in a folder of mutmut's own, emptied after: a mutant killed mid-test
 	@# (a runaway journal, a timeout) leaves its files, and pytest keeps a dead run's for days.
@@ -118,12 +118,20 @@ mosquitto:
 	  && command -v apt-get >/dev/null && apt-get update -qq && apt-get install -y -qq mosquitto >/dev/null; } \
 	  || echo "mosquitto is missing and cannot be installed here: the MQTT tests will skip"
 
+# The club database's tests run on SQLite and on a real PostgreSQL they start themselves in a
+# temporary folder (tests/postgres.py): Debian's server from apt where it is missing (as root;
+# elsewhere those tests skip and say why).
+postgresql:
+	@ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] \
+	  && command -v apt-get >/dev/null && apt-get update -qq && apt-get install -y -qq postgresql >/dev/null; } \
+	  || echo "PostgreSQL is missing and cannot be installed here: its database tests will skip"
+
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed, found " + sys.version.split()[0])'
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) || { \
 	  echo "python3 -m venv failed: on Debian / Raspberry Pi OS run 'sudo apt install python3-venv'"; exit 1; }
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[sim,test,web]'
+	$(BIN)/python -m pip install --quiet -e '.[sim,test,web,desk]'
 	@touch $@
 
 clean:

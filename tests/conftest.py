@@ -90,3 +90,23 @@ def broker(tmp_path):
     b = mosquitto.Broker(tmp_path / "broker").start()
     yield b
     b.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """A real PostgreSQL for the session (tests/postgres.py), stopped after it."""
+    import postgres as pg
+
+    if pg.binaries() is None:
+        pytest.skip("PostgreSQL is not installed (apt install postgresql; .ci/run does it)")
+    server = pg.Postgres().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request, tmp_path):
+    """The club's database, on each engine it runs on: a file, or a new PostgreSQL database."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path}/club.db"
+    return request.getfixturevalue("postgres").url(f"test_{tmp_path.name}".lower()[:60])

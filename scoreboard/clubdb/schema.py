@@ -1,0 +1,78 @@
+"""The club database's tables (SQLAlchemy Core). Alembic's migrations (migrations/versions/)
+make them; a test checks the newest migration gives exactly these."""
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Column,
+    DateTime,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    UniqueConstraint,
+)
+
+metadata = MetaData()
+
+players = Table(
+    "players",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("name", String(40), nullable=False),  # as the tables show it, 12 letters at most
+    Column("key", String(160), nullable=False, unique=True),  # the name casefolded: one Olena
+    Column("full_name", String(120), nullable=False, default=""),
+    Column("nickname", String(40), nullable=False, default=""),
+    Column("merged_into", Integer, ForeignKey("players.id"), nullable=True),
+    Column("created", DateTime(timezone=True), nullable=False),
+)
+
+tournaments = Table(
+    "tournaments",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("name", String(120), nullable=False),
+    Column("format", String(20), nullable=False),  # desk/bracket.py SINGLE or DOUBLE
+    Column("settings", JSON, nullable=False),  # race, target, options
+    Column("draw_seed", Integer, nullable=True),  # a recorded draw's number; None: by rating
+    Column("created", DateTime(timezone=True), nullable=False),
+)
+
+entries = Table(
+    "entries",
+    metadata,
+    Column("tournament_id", Integer, ForeignKey("tournaments.id"), primary_key=True),
+    Column("seed", Integer, primary_key=True),  # 1 first
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    UniqueConstraint("tournament_id", "player_id"),
+)
+
+games = Table(
+    "games",
+    metadata,
+    Column("tournament_id", Integer, ForeignKey("tournaments.id"), primary_key=True),
+    Column("game", String(12), primary_key=True),  # desk/bracket.py's id: W1-3, L2-1, GF
+    Column("winner_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("frames_a", Integer, nullable=True),
+    Column("frames_b", Integer, nullable=True),
+    Column("walkover", Boolean, nullable=False, default=False),
+    Column("table_id", String(32), nullable=True),  # where it was played
+    Column("recorded", DateTime(timezone=True), nullable=False),
+    Column("recorded_by", String(40), nullable=False),  # "table t3", "staff"
+)
+
+# Every result and every correction, never changed: who, when, what (issue 22).
+corrections = Table(
+    "corrections",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("tournament_id", Integer, ForeignKey("tournaments.id"), nullable=False),
+    Column("game", String(12), nullable=False),
+    Column("winner_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("frames_a", Integer, nullable=True),
+    Column("frames_b", Integer, nullable=True),
+    Column("walkover", Boolean, nullable=False, default=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Column("by", String(40), nullable=False),
+)
