@@ -16,6 +16,7 @@ from aiohttp import web
 
 from scoreboard.bridge.protocol import strict_loads
 from scoreboard.club.hall import Hall
+from scoreboard.club.players_api import PlayersApi
 from scoreboard.club.results import BadResult, ResultBook
 from scoreboard.core.settings import NAME_LETTERS, OPTIONS
 from scoreboard.mqtt import topics
@@ -45,8 +46,10 @@ class Club:
         staff_password: str = "",
         clock=time.time,
         names=(),
+        database=None,
     ):
         self.hall = Hall()
+        self.players = PlayersApi(self, database)  # the club's players (its database)
         self.book = book
         self.client = client  # ClubClient, for assign; None in tests that only read
         self.staff_password = staff_password
@@ -118,6 +121,7 @@ class Club:
                 web.delete("/api/tables/{table}/assign", self.assign),
                 web.get("/results.csv", self.results_csv),
                 web.get("/favicon.ico", favicon),
+                *self.players.routes(),
                 web.static("/static", STATIC),
             ]
         )
@@ -168,7 +172,7 @@ class Club:
     async def assign(self, request: web.Request) -> web.Response:
         """The staff's next match for a table: `{"players": [A, B], "race": 3, "target": 8,
         "breaker": "lag"}` as the table's retained `assign`; DELETE clears it."""
-        self._check_staff(request)
+        self.check_staff(request)
         table = request.match_info["table"]
         if not topics.TABLE_ID.match(table):
             raise web.HTTPNotFound(text="no such table")
@@ -185,7 +189,7 @@ class Club:
             raise web.HTTPBadRequest(text=str(exc)) from None
         return web.json_response({"ok": True, "assign": self.client.assign(table, settings)})
 
-    def _check_staff(self, request: web.Request) -> None:
+    def check_staff(self, request: web.Request) -> None:
         """Writes come from the club's own pages only: a Host that names the club and an
         Origin that is this host, as the table's own writes (net/security.py), so no other
         site can make a staff's browser write (DNS rebinding neither); and user `staff` with

@@ -3,6 +3,7 @@ serves the hall TV's page, each table's overlay, the staff's setup of a table's 
 a day's results as CSV (docs/API.md "Club"). Runs on any Linux box, or on one of the Pis."""
 
 import asyncio
+import importlib.util
 import logging
 import signal
 from pathlib import Path
@@ -30,6 +31,12 @@ def register(subparsers) -> None:
     parser.add_argument("--port", type=int, default=8090, help="the web port (default 8090)")
     parser.add_argument(
         "--data-dir", default="club-data", metavar="DIR", help="where results are kept"
+    )
+    parser.add_argument(
+        "--database",
+        metavar="URL",
+        help="the club's players and tournaments: sqlite:///PATH or postgresql+psycopg://... "
+        "(default: club.db in the data directory)",
     )
     parser.add_argument(
         "--staff-password-file",
@@ -80,19 +87,58 @@ def run(args) -> int:
         logging.getLogger("scoreboard.club").warning(
             "club: no --staff-password-file: the pages show the tables, nobody can set up a match"
         )
+    database = open_club_database(
+        args.database or f"sqlite:///{Path(args.data_dir).resolve()}/club.db"
+    )
     asyncio.run(
-        serve(settings, book, listen=args.listen, port=args.port, staff=staff, names=args.name)
+        serve(
+            settings,
+            book,
+            listen=args.listen,
+            port=args.port,
+            staff=staff,
+            names=args.name,
+            database=database,
+        )
     )
     return 0
 
 
-async def serve(settings, book, *, listen: str, port: int, staff: str = "", names=()) -> None:
+def open_club_database(url: str):
+    """The club's database (players, tournaments), migrated to the newest schema; None, said
+    in the log, without the desk extra (the hall and results work without it)."""
+    log = logging.getLogger("scoreboard.club")
+    if (
+        importlib.util.find_spec("sqlalchemy") is None
+        or importlib.util.find_spec("alembic") is None
+    ):
+        log.warning(
+            "club: no database: players and tournaments need the desk extra (pip install '.[desk]')"
+        )
+        return None
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from scoreboard.clubdb.database import open_database
+
+    try:
+        engine = open_database(url)
+    except (SQLAlchemyError, OSError) as exc:
+        raise UsageError(f"cannot open the club's database {url}: {exc}") from None
+    log.info(
+        "club: the players and tournaments in %s", engine.url.render_as_string(hide_password=True)
+    )
+    return engine
+
+
+async def serve(
+    settings, book, *, listen: str, port: int, staff: str = "", names=(), database=None
+) -> None:
     """Run until SIGTERM or SIGINT."""
     from scoreboard.club.broker import ClubClient
     from scoreboard.club.server import Club
     from scoreboard.net.listen import Served
 
-    club = Club(book=book, staff_password=staff, names=names)
+    club = Club(book=book, staff_password=staff, names=names, database=database)
     client = ClubClient(settings, on_message=club.take, on_link=club.link)
     club.client = client
     client.start()
