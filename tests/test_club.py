@@ -380,7 +380,8 @@ def test_the_staff_set_the_next_match_and_the_table_takes_it(broker, tmp_path):
             good = await run.http.post(url, json=form, headers=auth)
             assert good.status == 200
             await until(lambda: run.sent, what="the table to be sent the assign")
-            assert run.sent == [("t1", "setup", {**{k: form[k] for k in form}})]
+            assign_id = (await good.json())["assign"]["id"]  # which the result carries back
+            assert run.sent == [("t1", "setup", {**form, "assign": assign_id})]
             await until(
                 lambda: ((run.view("t1") or {}).get("assign") or {}).get("answer"),
                 what="the table's answer on the hall",

@@ -199,7 +199,7 @@ def test_the_clubs_assign_goes_to_the_table_once(broker, tmp_path):
 
     asyncio.run(run_once())
     asyncio.run(run_once())  # reconnecting gets the retained assign again: not taken twice
-    assert sent == [("setup", {"players": ["Olena", "Taras"], "race": 3})]
+    assert sent == [("setup", {"players": ["Olena", "Taras"], "race": 3, "assign": "a1"})]
     _wait(lambda: club.on("fp/v1/t1/assigned"), club)
     reply = json.loads(club.on("fp/v1/t1/assigned")[0])
     assert reply["id"] == "a1" and reply["ok"] is True

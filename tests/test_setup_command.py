@@ -229,3 +229,37 @@ def test_settings_that_say_nothing_of_the_break_keep_the_breaker_chosen_at_the_t
     feed(app, ButtonPress("A", 9.0))  # Олена breaks again; then two other players are sent
     assert send(app, {"players": ["Ія", "Петро"]}) == (True, "this match")
     assert app.screen.frames[-1][0]["phase"] == "lag"  # they lag for the break themselves
+
+
+def test_a_match_set_up_for_the_clubs_assign_carries_its_id_to_its_result(table, tmp_path):
+    """Issue 22: the club's tournament moves on when a table's result says which of its
+    matches it was: the assign's id is journaled with the settings and read back."""
+    from scoreboard.store.history_rows import just_finished
+
+    app = table()
+    tagged = {"players": ["Ія", "Петро"], "race": 1, "assign": "t3-W1-2"}
+    assert send(app, tagged) == (True, "this match")
+    assert "# setup for=t3-W1-2" in read_journal(tmp_path).lines
+    before = len(read_journal(tmp_path).lines)
+    assert send(app, tagged) == (True, "this match")  # the same again: nothing written
+    assert len(read_journal(tmp_path).lines) == before
+    assert send(app, {**tagged, "assign": "t3-W1-3"}) == (True, "this match")  # moved
+    feed(app, ButtonPress("A", 1.0), Pot(1, 2.0))  # the break, then play
+    assert send(app, {"players": ["Ія", "Олена"], "assign": "t3-W2-1"}) == (True, "next match")
+    feed(app, Pot(2, 3.0))  # Ія wins 2 : 0 (target 2)
+    assert just_finished(tmp_path)["assign"] == "t3-W1-3"  # not the one waiting
+    s = feed(app, ButtonHold("undo", 40.0), ButtonPress("undo", 41.0))  # the next match
+    assert s["players"] == {"A": "Ія", "B": "Олена"}
+    from scoreboard.core.settings import assign_of
+
+    assert assign_of(read_journal(tmp_path).lines) == "t3-W2-1"
+
+
+def test_settings_without_an_assign_never_take_the_last_ones(table):
+    from scoreboard.core.settings import MatchSettings, SettingsError
+
+    last = MatchSettings(players=("Ія", "Петро"), assign="t1-GF")
+    assert "# setup for=t1-GF" in last.lines()
+    assert MatchSettings.from_dict({"race": 2}, defaults=last).assign == ""
+    with pytest.raises(SettingsError, match="assign is an id"):
+        MatchSettings.from_dict({"assign": "a b"})

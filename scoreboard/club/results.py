@@ -45,7 +45,7 @@ def problem(result) -> str | None:
         for key in ("table", "match_id"):
             if not isinstance(result[key], str) or not result[key]:
                 return f"{key} must be a text"
-        for key in ("started", "first_shot", "ended"):
+        for key in ("started", "first_shot", "ended", "assign"):
             if not isinstance(result.get(key), str | None):
                 return f"{key} must be a time, or left out"
         players = result["players"]

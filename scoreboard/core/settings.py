@@ -5,6 +5,7 @@ keeps the last settings (`store.py`) and the journal: `lines()` are the match's 
 (docs/ARCHITECTURE.md "Next-match settings").
 """
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +26,10 @@ OPTIONS: dict[str, tuple[str, ...]] = {
     "penalty": tuple(map(str, PenaltyRule)),  # FP-6/FP-7 ball, or CV-1 the "American" penalty
 }
 LANG_COMMENT = "# setup lang="  # the match's display language, a comment in its setup record
+# The club's assign a match was set up for (issue 22), a comment in its setup record: its result
+# carries it back, and the club's tournament moves on.
+ASSIGN_COMMENT = "# setup for="
+ASSIGN_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")  # as the club's assign ids (mqtt/topics.py)
 
 
 class SettingsError(ValueError):
@@ -41,6 +46,7 @@ class MatchSettings:
     )
     lang: str = "uk"
     breaker: str = "lag"
+    assign: str = ""  # the club's assign these settings came with ("": none)
 
     def __post_init__(self) -> None:
         check(self)
@@ -55,6 +61,8 @@ class MatchSettings:
         lines += [f"option {key}={value}" for key, value in self.options]
         if self.breaker in ("A", "B"):
             lines.append(f"break {self.breaker}")
+        if self.assign:
+            lines.append(f"{ASSIGN_COMMENT}{self.assign}")
         return lines
 
     def option(self, key: str) -> str:
@@ -69,7 +77,7 @@ class MatchSettings:
             "options": dict(self.options),
             "lang": self.lang,
             "breaker": self.breaker,
-        }
+        } | ({"assign": self.assign} if self.assign else {})
 
     @classmethod
     def from_dict(cls, data: dict, *, defaults: "MatchSettings | None" = None) -> "MatchSettings":
@@ -105,10 +113,11 @@ class MatchSettings:
             options=tuple((key, given.get(key)) for key in OPTIONS) + _unknown(options),
             lang=merged["lang"],
             breaker=merged["breaker"],
+            assign=data.get("assign", ""),  # the command's own, never the last settings'
         )
 
 
-FIELDS = ("players", "race", "target", "options", "lang", "breaker")
+FIELDS = ("players", "race", "target", "options", "lang", "breaker", "assign")
 
 
 def _unknown(options: dict) -> tuple:
@@ -170,6 +179,8 @@ def check(s: MatchSettings) -> None:
         raise SettingsError(f"lang is one of {', '.join(LANGUAGES)}, not {s.lang!r}")
     if s.breaker not in BREAKERS:
         raise SettingsError(f"breaker is one of {', '.join(BREAKERS)}, not {s.breaker!r}")
+    if s.assign != "" and not (isinstance(s.assign, str) and ASSIGN_ID.match(s.assign)):
+        raise SettingsError(f"assign is an id of letters, digits, '-' or '_', not {s.assign!r}")
 
 
 def from_config(config) -> MatchSettings:
@@ -191,4 +202,14 @@ def lang_of(lines) -> str | None:
         if line.startswith(LANG_COMMENT):
             value = line[len(LANG_COMMENT) :].strip()
             found = value if value in LANGUAGES else found
+    return found
+
+
+def assign_of(lines) -> str | None:
+    """The club's assign a journal's match was set up for (its last `# setup for=`), or None."""
+    found = None
+    for line in lines:
+        if line.startswith(ASSIGN_COMMENT):
+            value = line[len(ASSIGN_COMMENT) :].strip()
+            found = value if ASSIGN_ID.match(value) else found
     return found

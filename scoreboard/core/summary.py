@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 from scoreboard.core.frame_clock import clock_text
 from scoreboard.core.match import Match
 from scoreboard.core.phase import Phase
+from scoreboard.core.settings import assign_of
 
 STARTED = "# match started "
 
@@ -28,6 +29,7 @@ def summarise(match: Match, lines: list[str], *, ended: datetime | None = None) 
         "longest_run": {side: st["best_run"] for side, st in s["stats"].items()},
         "started": started,  # set up (the match's id over MQTT: mqtt/results.py)
         "first_shot": _first_shot(match),
+        "assign": assign_of(lines),  # the club's assign it was played for (issue 22), or None
         "ended": (ended or datetime.now(UTC)).strftime("%Y-%m-%dT%H:%M:%SZ"),
     }
 

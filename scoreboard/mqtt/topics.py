@@ -114,5 +114,6 @@ def parse_assign(data: bytes) -> dict | None:
 
 
 def setup_args(assign: dict) -> dict:
-    """The bridge's `setup` command arguments for an assign payload."""
-    return {k: v for k, v in assign.items() if k in ASSIGN_KEYS}
+    """The bridge's `setup` command arguments for an assign payload: its settings, and its id,
+    which the match's result carries back (issue 22: the club's tournament moves on)."""
+    return {k: v for k, v in assign.items() if k in ASSIGN_KEYS} | {"assign": assign["id"]}

@@ -10,9 +10,11 @@ from scoreboard.core.match import CANCEL
 from scoreboard.core.matchlog import parse_line
 from scoreboard.core.phase import Phase
 from scoreboard.core.settings import (
+    ASSIGN_COMMENT,
     LANG_COMMENT,
     MatchSettings,
     SettingsError,
+    assign_of,
     from_config,
     lang_of,
     log_name,
@@ -140,7 +142,7 @@ class SetupFlow:
         items = tuple(undo) + tuple(i for i in map(parse_line, lines) if i is not None)
         if self.holds_already(items, settings):  # sent again: nothing to write (issue 21)
             return command.APPLIED
-        comment = [line for line in lines if line.startswith(LANG_COMMENT)]
+        comment = [line for line in lines if line.startswith((LANG_COMMENT, ASSIGN_COMMENT))]
         if self.commit(Outcome(items=items), mark=comment or [f"{LANG_COMMENT}{settings.lang}"]):
             self.follow_language()
         return command.APPLIED
@@ -152,8 +154,10 @@ class SetupFlow:
             after = self.match.preview(list(items))
         except RuleError:
             return False
-        lang = lang_of(self.recorder.storage.lines) or self.config.display.language
-        return after == (self.match.phase, self.match.state) and settings.lang == lang
+        lines = self.recorder.storage.lines
+        lang = lang_of(lines) or self.config.display.language
+        tagged = not settings.assign or settings.assign == assign_of(lines)
+        return after == (self.match.phase, self.match.state) and settings.lang == lang and tagged
 
     def set_language(self, lang: str) -> None:
         """The match's language from now on (the simulator's language key): written with the
