@@ -81,12 +81,18 @@ class ClubClient:
         if self._aio is not None and not self._aio.is_closed():
             self._aio.call_soon_threadsafe(fn, *args)
 
-    def assign(self, table: str, settings: dict | None) -> dict | None:
-        """Publish the next match for `table` (retained, QoS 1), or clear it (None)."""
+    def assign(self, table: str, settings: dict | None, *, id: str | None = None) -> dict | None:
+        """Publish the next match for `table` (retained, QoS 1), or clear it (None); `id`
+        names it (a tournament's game, club/tournament_runner.py), else a new one."""
         topic = topics.topic(table, topics.ASSIGN)
         if settings is None:
             self.client.publish(topic, b"", qos=1, retain=True)
             return None
-        payload = {"id": uuid.uuid4().hex[:12], **settings, "by": "club", "at": topics.now_iso()}
+        payload = {
+            "id": id or uuid.uuid4().hex[:12],
+            **settings,
+            "by": "club",
+            "at": topics.now_iso(),
+        }
         self.client.publish(topic, topics.encode(payload), qos=1, retain=True)
         return payload

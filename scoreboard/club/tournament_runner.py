@@ -1,0 +1,118 @@
+"""A tournament played on the tables by themselves (issue 22): each game that is ready goes to
+a free table as the club's assign; the table's own result, which carries the assign's id,
+moves the bracket on, and the next games go out.
+
+An assign's id names the tournament and its game, ``T<tournament>-<game>`` (``T3-W1-2``): the
+runner keeps nothing of its own. What is in play is what the tables' retained assigns say
+(the hall has them again after a restart of the club or the broker), what is decided is in
+the database (scoreboard/clubdb/), so a restart goes on where it was and a result that
+arrives twice (MQTT delivers at least once) is the same result again.
+
+A free table is online, idle (no match in play) and holds no assign of this tournament that
+has no result yet. The runner's `assign(table, settings, id)` publishes the club's assign.
+"""
+
+import logging
+import re
+from collections.abc import Callable
+
+from scoreboard.clubdb import tournaments
+from scoreboard.clubdb.tournaments import TournamentError
+
+LOGGER = logging.getLogger("scoreboard.club")
+ASSIGN = re.compile(r"^T(\d+)-([WLGF][0-9F]*(?:-\d+)?)$")
+
+
+def assign_id(tournament_id: int, game: str) -> str:
+    return f"T{tournament_id}-{game}"
+
+
+def parse_assign_id(value) -> tuple[int, str] | None:
+    """(tournament, game) of an assign id the runner made, else None."""
+    found = ASSIGN.match(value) if isinstance(value, str) else None
+    return (int(found.group(1)), found.group(2)) if found else None
+
+
+class TournamentRunner:
+    """`views()`: the hall's tables (club/hall.py views); `assign(table, settings, id)`
+    publishes an assign; `tables`: the tables the tournament plays on (None: all)."""
+
+    def __init__(
+        self,
+        engine,
+        tournament_id: int,
+        *,
+        views: Callable[[], list[dict]],
+        assign: Callable[[str, dict, str], None],
+        tables: list[str] | None = None,
+    ) -> None:
+        self.engine, self.id = engine, tournament_id
+        self.views, self.assign = views, assign
+        self.tables = tables
+
+    # -- a table's result ---------------------------------------------------------------------
+    def result(self, result: dict) -> bool:
+        """Record a table's result if it was for one of this tournament's games; whether it
+        was (and taken). A result the bracket cannot take is said in the log, not kept."""
+        parsed = parse_assign_id(result.get("assign"))
+        if parsed is None or parsed[0] != self.id or not result.get("finished"):
+            return False
+        game = parsed[1]
+        t = tournaments.load(self.engine, self.id)
+        if game not in t.bracket.by_id:
+            return False
+        sides = t.bracket.sides(game)
+        side = result.get("winner")
+        if side not in ("A", "B"):
+            return False
+        frames = result.get("frames") or {}
+        winner = sides[0] if side == "A" else sides[1]
+        score = (frames.get("A", 0), frames.get("B", 0))
+        kept = t.bracket.results.get(game)
+        if kept is not None and kept.winner == winner and kept.frames == score:
+            return True  # the same result again (MQTT delivers at least once): nothing new
+        try:
+            tournaments.record(
+                self.engine,
+                self.id,
+                game,
+                winner,
+                frames=score,
+                table=result.get("table"),
+                by=f"table {result.get('table')}",
+            )
+        except TournamentError as exc:
+            LOGGER.warning("club: %s's result for %s not taken: %s", result.get("table"), game, exc)
+            return False
+        return True
+
+    # -- the next games -----------------------------------------------------------------------
+    def dispatch(self) -> list[tuple[str, str]]:
+        """Send each ready game not yet out to a free table, in the bracket's order; the
+        (table, game) pairs sent."""
+        t = tournaments.load(self.engine, self.id)
+        views = [v for v in self.views() if self.tables is None or v["table"] in self.tables]
+        out, busy = set(), set()
+        for view in views:
+            parsed = parse_assign_id((view.get("assign") or {}).get("id"))
+            if parsed and parsed[0] == self.id and parsed[1] not in t.bracket.results:
+                out.add(parsed[1])  # sent, not played yet: that table is taken
+                busy.add(view["table"])
+        free = [
+            v["table"]
+            for v in sorted(views, key=lambda v: v["table"])
+            if v.get("online") and v.get("status") == "idle" and v["table"] not in busy
+        ]
+        sent = []
+        race = t.settings.get("race", 1)
+        for game in t.bracket.ready():
+            if game.id in out or not free:
+                continue
+            table = free.pop(0)
+            a, b = t.bracket.sides(game.id)
+            settings = {"players": [a, b], "race": race, "breaker": "lag"}
+            if "target" in t.settings:
+                settings["target"] = t.settings["target"]
+            self.assign(table, settings, assign_id(self.id, game.id))
+            sent.append((table, game.id))
+        return sent

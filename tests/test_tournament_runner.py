@@ -1,0 +1,102 @@
+"""A tournament played on the tables by themselves (scoreboard/club/tournament_runner.py,
+issue 22), on SQLite and PostgreSQL: ready games go to free tables as assigns, the tables'
+results (carrying the assign's id) move the bracket on; a restart of the club goes on where
+it was, and a result delivered twice is taken once."""
+
+from scoreboard.club.tournament_runner import TournamentRunner, assign_id, parse_assign_id
+from scoreboard.clubdb import players, tournaments
+from scoreboard.clubdb.database import open_database
+from scoreboard.desk.bracket import SINGLE
+
+
+class Hall:
+    """The tables as the club's hall sees them, and what the runner sent."""
+
+    def __init__(self, *names):
+        self.tables = {
+            n: {"table": n, "online": True, "status": "idle", "assign": None} for n in names
+        }
+        self.sent = []
+
+    def views(self):
+        return list(self.tables.values())
+
+    def assign(self, table, settings, aid):
+        self.sent.append((table, aid, settings["players"]))
+        self.tables[table] |= {"assign": {"id": aid, **settings}, "status": "playing"}
+
+    def finish(self, table, winner="A", frames=(2, 1)):
+        """The table's match over: its result, as the publisher sends it."""
+        view = self.tables[table]
+        view["status"] = "idle"
+        return {
+            "table": table,
+            "finished": True,
+            "assign": view["assign"]["id"],
+            "winner": winner,
+            "frames": {"A": frames[0], "B": frames[1]},
+        }
+
+
+def make(database_url, count=4):
+    engine = open_database(database_url)
+    ids = [players.add(engine, f"P{n}") for n in range(1, count + 1)]
+    tid = tournaments.create(engine, "Friday", SINGLE, ids, settings={"race": 2}, draw_seed=1)
+    return engine, tid
+
+
+def test_ready_games_go_to_free_tables_and_results_move_the_bracket_on(database_url):
+    engine, tid = make(database_url)
+    hall = Hall("t1", "t2", "t3")
+    hall.tables["t3"]["online"] = False  # a table that is off is never sent a game
+    runner = TournamentRunner(engine, tid, views=hall.views, assign=hall.assign)
+    assert runner.dispatch() == [("t1", "W1-1"), ("t2", "W1-2")]
+    assert runner.dispatch() == []  # both out: nothing sent twice
+    assert runner.result(hall.finish("t1", "B", (1, 2)))
+    assert runner.dispatch() == []  # the final waits for W1-2
+    assert runner.result(hall.finish("t2", "A", (2, 0)))
+    assert runner.dispatch() == [("t1", "W2-1")]
+    t = tournaments.load(engine, tid)
+    w1, w2 = t.bracket.sides("W1-1")[1], t.bracket.sides("W1-2")[0]
+    assert hall.sent[-1] == ("t1", f"T{tid}-W2-1", [w1, w2])
+    assert runner.result(hall.finish("t1", "A", (2, 1)))
+    assert tournaments.load(engine, tid).bracket.champion() == w1
+    assert [h["by"] for h in tournaments.history(engine, tid)] == [
+        "table t1",
+        "table t2",
+        "table t1",
+    ]
+
+
+def test_a_result_twice_and_one_for_something_else_change_nothing(database_url):
+    engine, tid = make(database_url)
+    hall = Hall("t1", "t2")
+    runner = TournamentRunner(engine, tid, views=hall.views, assign=hall.assign)
+    runner.dispatch()
+    result = hall.finish("t1")
+    assert runner.result(result)
+    assert runner.result(result)  # again (QoS 1): the same result, kept once as it was
+    t = tournaments.load(engine, tid)
+    assert list(t.bracket.results) == ["W1-1"] and len(tournaments.history(engine, tid)) == 1
+    assert not runner.result({**result, "assign": "5f2c0a9e41b7"})  # the staff's own assign
+    assert not runner.result({**result, "assign": assign_id(tid + 1, "W1-1")})
+    assert not runner.result({**result, "finished": False})
+
+
+def test_a_restarted_club_goes_on_where_it_was(database_url):
+    engine, tid = make(database_url, count=8)
+    hall = Hall("t1", "t2", "t3", "t4")
+    TournamentRunner(engine, tid, views=hall.views, assign=hall.assign).dispatch()
+    assert len(hall.sent) == 4
+    TournamentRunner(open_database(database_url), tid, views=hall.views, assign=hall.assign).result(
+        hall.finish("t2")
+    )
+    again = TournamentRunner(open_database(database_url), tid, views=hall.views, assign=hall.assign)
+    assert again.dispatch() == []  # three still out (the retained assigns say so), one waits
+    assert len(hall.sent) == 4
+
+
+def test_assign_ids_name_the_tournament_and_the_game():
+    assert parse_assign_id(assign_id(12, "L3-2")) == (12, "L3-2")
+    assert parse_assign_id(assign_id(1, "GF2")) == (1, "GF2")
+    assert parse_assign_id("5f2c0a9e41b7") is None and parse_assign_id(None) is None
