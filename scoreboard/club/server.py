@@ -15,6 +15,7 @@ from pathlib import Path
 from aiohttp import web
 
 from scoreboard.bridge.protocol import strict_loads
+from scoreboard.club.desk_api import DeskApi
 from scoreboard.club.hall import Hall
 from scoreboard.club.players_api import PlayersApi
 from scoreboard.club.results import BadResult, ResultBook
@@ -50,6 +51,8 @@ class Club:
     ):
         self.hall = Hall()
         self.players = PlayersApi(self, database)  # the club's players (its database)
+        self.desk = DeskApi(self, database)  # its tournaments, played on the tables
+        self._status: dict[str, str] = {}  # each table's status last seen (idle, playing...)
         self.book = book
         self.client = client  # ClubClient, for assign; None in tests that only read
         self.staff_password = staff_password
@@ -71,14 +74,28 @@ class Club:
                     self._send({"type": "result", "result": result})
             except BadResult as exc:
                 LOGGER.warning("club: result from %s refused: %s", table, exc)
+                result = None
             except OSError as exc:
                 LOGGER.warning("club: cannot keep result %s: %s", result.get("match_id"), exc)
+            if result is not None:
+                self.desk.result(result)  # a tournament's game: its bracket moves on
         if table is not None:
-            self._send({"type": "table", "table": self.hall.tables[table].view()}, table=table)
+            view = self.hall.tables[table].view()
+            self._send({"type": "table", "table": view}, table=table)
+            if self._status.get(table) != view["status"]:
+                self._status[table] = view["status"]
+                self.desk.tables_changed()  # a table free now may take a waiting game
 
     def link(self, up: bool) -> None:
         self.linked = up
         self._send({"type": "broker", "connected": up})
+        if up:
+            self.desk.tables_changed()
+
+    def send_assign(self, table: str, settings: dict, assign_id: str) -> None:
+        """A tournament's game for `table` (club/tournament_runner.py), as the club's assign."""
+        if self.client is not None:
+            self.client.assign(table, settings, id=assign_id)
 
     def _send(self, message: dict, *, table: str | None = None) -> None:
         data = _sse(message)
@@ -122,6 +139,7 @@ class Club:
                 web.get("/results.csv", self.results_csv),
                 web.get("/favicon.ico", favicon),
                 *self.players.routes(),
+                *self.desk.routes(),
                 web.static("/static", STATIC),
             ]
         )

@@ -180,3 +180,10 @@ def history(engine: Engine, tournament_id: int) -> list[dict]:
         }
         for r in rows
     ]
+
+
+def in_play(engine: Engine) -> list[int]:
+    """The tournaments that have no champion yet, oldest first: the club plays them on."""
+    with engine.connect() as db:
+        ids = [r.id for r in db.execute(select(tournaments.c.id).order_by(tournaments.c.id))]
+    return [tid for tid in ids if load(engine, tid).bracket.champion() is None]

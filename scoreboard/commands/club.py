@@ -139,6 +139,7 @@ async def serve(
     from scoreboard.net.listen import Served
 
     club = Club(book=book, staff_password=staff, names=names, database=database)
+    club.desk.start()  # the tournaments not over, played on
     client = ClubClient(settings, on_message=club.take, on_link=club.link)
     club.client = client
     client.start()

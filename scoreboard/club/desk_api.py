@@ -1,0 +1,171 @@
+"""The club's tournaments over HTTP and on the tables (issue 22): staff start one from the
+club's players; each runs on the tables by itself (club/tournament_runner.py) while the club
+runs, and again after a restart; anyone reads its bracket.
+
+The database's work here is short (a tournament of 64 players is loaded in milliseconds) and
+runs on the club's loop: the tables' messages wait for it, never the tables."""
+
+import asyncio
+import logging
+
+from aiohttp import web
+
+from scoreboard.bridge.protocol import strict_loads
+from scoreboard.net.listen import read_body
+
+LOGGER = logging.getLogger("scoreboard.club")
+NO_DATABASE = (
+    "the club runs without its database: install the desk extra (pip install '.[desk]') and "
+    "start scoreboard club again"
+)
+
+
+class DeskApi:
+    """`club`: check_staff(request), hall views, and `assign(table, settings, id)`."""
+
+    def __init__(self, club, engine) -> None:
+        self.club, self.engine = club, engine
+        self.runners: dict = {}  # tournament id -> TournamentRunner, those not over
+
+    def start(self) -> None:
+        """The tournaments not over, played on (after a restart of the club too)."""
+        if self.engine is None:
+            return
+        from scoreboard.clubdb import tournaments
+
+        for tid in tournaments.in_play(self.engine):
+            self._run(tid)
+
+    def routes(self) -> list:
+        return [
+            web.post("/api/tournaments", self.create),
+            web.get("/api/tournaments/{id}", self.show),
+        ]
+
+    # -- from the broker ----------------------------------------------------------------------
+    def result(self, result: dict) -> None:
+        for runner in list(self.runners.values()):
+            if runner.result(result):
+                self._dispatch(runner)
+
+    def tables_changed(self) -> None:
+        """A table came online or went idle: games that wait may go out now."""
+        for runner in list(self.runners.values()):
+            self._dispatch(runner)
+
+    # -- the web ------------------------------------------------------------------------------
+    async def create(self, request: web.Request) -> web.Response:
+        """`{"name", "format": "single"|"double", "players": [ids], "race", "target",
+        "draw_seed", "tables": [ids]}`: a new tournament, its first games out at once."""
+        from scoreboard.clubdb import tournaments
+        from scoreboard.clubdb.tournaments import TournamentError
+
+        self.club.check_staff(request)
+        engine = self._engine()
+        body = await _body(request)
+        settings = {k: body[k] for k in ("race", "target", "tables") if k in body}
+        try:
+            tid = tournaments.create(
+                engine,
+                str(body.get("name") or "Tournament"),
+                str(body.get("format") or "single"),
+                _ids(body.get("players")),
+                settings=settings,
+                draw_seed=body.get("draw_seed"),
+            )
+        except TournamentError as exc:
+            raise web.HTTPBadRequest(text=str(exc)) from None
+        sent = self._dispatch(self._run(tid))
+        return web.json_response({"ok": True, "id": tid, "sent": sent}, status=201)
+
+    async def show(self, request: web.Request) -> web.Response:
+        from scoreboard.clubdb import tournaments
+        from scoreboard.clubdb.tournaments import TournamentError
+
+        engine = self._engine()
+        try:
+            t = await asyncio.to_thread(tournaments.load, engine, int(request.match_info["id"]))
+        except (TournamentError, ValueError):
+            raise web.HTTPNotFound(text="no such tournament") from None
+        b = t.bracket
+        games = []
+        for game in b.games:
+            a, bb = b.sides(game.id)
+            result = b.results.get(game.id)
+            games.append(
+                {
+                    "id": game.id,
+                    "stage": game.stage,
+                    "round": game.round,
+                    "players": [_name(a), _name(bb)],
+                    "winner": result.winner if result else None,
+                    "frames": list(result.frames) if result and result.frames else None,
+                }
+            )
+        return web.json_response(
+            {
+                "id": t.id,
+                "name": t.name,
+                "format": t.format,
+                "players": b.players,
+                "games": games,
+                "ready": [g.id for g in b.ready()],
+                "champion": b.champion(),
+                "standings": [{"place": p, "players": ps} for p, ps in b.standings()],
+            }
+        )
+
+    # -- helpers ------------------------------------------------------------------------------
+    def _engine(self):
+        if self.engine is None:
+            raise web.HTTPServiceUnavailable(text=NO_DATABASE)
+        return self.engine
+
+    def _run(self, tid: int):
+        from scoreboard.club.tournament_runner import TournamentRunner
+        from scoreboard.clubdb import tournaments
+
+        tables = tournaments.load(self.engine, tid).settings.get("tables")
+        self.runners[tid] = TournamentRunner(
+            self.engine,
+            tid,
+            views=self.club.hall.views,
+            assign=self.club.send_assign,
+            tables=tables,
+        )
+        return self.runners[tid]
+
+    def _dispatch(self, runner) -> list:
+        from scoreboard.clubdb import tournaments
+
+        if not self.club.linked:
+            return []  # the broker is away: the games go out when it is back
+        sent = runner.dispatch()
+        if tournaments.load(self.engine, runner.id).bracket.champion() is not None:
+            self.runners.pop(runner.id, None)
+            LOGGER.info("club: tournament %s is over", runner.id)
+        return sent
+
+
+def _name(place):
+    return place if isinstance(place, str) else None  # a bye or not known yet
+
+
+async def _body(request: web.Request) -> dict:
+    try:
+        body = strict_loads(await read_body(request))
+    except TimeoutError:
+        raise web.HTTPRequestTimeout(text="the body did not come in time") from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise web.HTTPBadRequest(text=f"not JSON: {exc}") from None
+    if not isinstance(body, dict):
+        raise web.HTTPBadRequest(text="send a JSON object")
+    return body
+
+
+def _ids(value) -> list[int]:
+    if not isinstance(value, list) or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value
+    ):
+        raise web.HTTPBadRequest(text="players: a list of the players' ids")
+    return value
