@@ -51,6 +51,34 @@ def test_staff_add_rename_and_merge_players_and_anyone_reads_the_roster(tmp_path
     run(body, tmp_path, open_database(database_url))
 
 
+def test_every_change_of_the_players_is_published_for_the_tables(tmp_path):
+    """Issue 22: the club publishes its roster; every table's setup screen lists it."""
+    published = []
+
+    class Client:
+        def roster(self, names):
+            published.append(names)
+
+    async def main():
+        club = Club(
+            book=ResultBook(tmp_path / "book"),
+            staff_password="cue",
+            database=open_database(f"sqlite:///{tmp_path}/club.db"),
+        )
+        club.client, club.linked = Client(), True
+        http = TestClient(TestServer(club.app()))
+        await http.start_server()
+        staff = {**STAFF, "Origin": f"http://{http.host}:{http.port}"}
+        try:
+            for name in ("Тарас", "Олена"):
+                await http.post("/api/players", json={"name": name}, headers=staff)
+        finally:
+            await http.close()
+
+    asyncio.run(main())
+    assert published == [["Тарас"], ["Олена", "Тарас"]]
+
+
 def test_a_players_write_needs_the_staff_and_the_clubs_own_page(tmp_path):
     async def body(http, staff):
         origin = {"Origin": staff["Origin"]}

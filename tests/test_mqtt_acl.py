@@ -94,6 +94,20 @@ def test_the_club_sets_assign_and_only_the_table_reads_it(secured):
     table2.close()
 
 
+def test_the_club_writes_the_roster_every_table_reads_and_no_table_writes(secured):
+    """Issue 22: the club's players for every table's setup screen, one retained message."""
+    table1 = Listener(secured, "fp/club/roster", username="table1", password="pw1")
+    table2, _ = client(secured, "table2")
+    publish(table2, "fp/club/roster", b'{"roster": ["Fake"]}')  # not a table's to write
+    club, _ = client(secured, "club")
+    publish(club, "fp/club/roster", b'{"roster": ["Olena", "Taras"]}')
+    wait_for(lambda: table1.on("fp/club/roster"), what="the roster at table1")
+    assert table1.on("fp/club/roster") == [b'{"roster": ["Olena", "Taras"]}']
+    for c in (club, table2):
+        c.disconnect()
+    table1.close()
+
+
 @pytest.mark.parametrize("user", ["nobody", "table1-wrong-password"])
 def test_nobody_gets_in_without_a_user_and_password(secured, user):
     c, reason = client(secured, user)

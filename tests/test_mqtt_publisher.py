@@ -173,6 +173,36 @@ def _closed(feed: Feed) -> Feed:
     return feed
 
 
+def test_the_clubs_roster_reaches_the_table_and_a_busy_table_gets_it_again(broker, tmp_path):
+    """Issue 22: every table's setup screen lists the club's players (its `roster` command)."""
+    answers = [(False, "busy: too many commands; send again in 0.1 s"), (True, "roster kept")]
+    sent = []
+
+    async def send_command(cmd, **args):
+        sent.append((cmd, args))
+        return answers.pop(0) if answers else (True, "roster kept")
+
+    club = Listener(broker, "fp/club/roster")
+    club.client.publish(
+        "fp/club/roster", json.dumps({"roster": ["Олена", "Тарас"]}), qos=1, retain=True
+    )
+
+    async def run():
+        publisher = Publisher(mqtt_config(broker), state_dir=tmp_path, send_command=send_command)
+        publisher.start()
+        feed = Feed()
+        task = asyncio.ensure_future(publisher.follow(feed))
+        feed.put(state_message(match_lines(STARTED, pots=(1,))))
+        await until(lambda: len(sent) == 2 and publisher.roster is None, what="given twice")
+        feed.close()
+        await task
+        publisher.stop()
+
+    asyncio.run(run())
+    assert sent == [("roster", {"roster": ["Олена", "Тарас"]})] * 2
+    club.close()
+
+
 def test_the_clubs_assign_goes_to_the_table_once(broker, tmp_path):
     sent = []
 

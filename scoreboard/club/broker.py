@@ -81,6 +81,10 @@ class ClubClient:
         if self._aio is not None and not self._aio.is_closed():
             self._aio.call_soon_threadsafe(fn, *args)
 
+    def roster(self, names: list[str]) -> None:
+        """The club's players for every table's setup screen (retained, QoS 1)."""
+        self.client.publish(topics.ROSTER, topics.encode({"roster": names}), qos=1, retain=True)
+
     def assign(self, table: str, settings: dict | None, *, id: str | None = None) -> dict | None:
         """Publish the next match for `table` (retained, QoS 1), or clear it (None); `id`
         names it (a tournament's game, club/tournament_runner.py), else a new one."""

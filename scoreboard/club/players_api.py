@@ -83,9 +83,11 @@ class PlayersApi:
         from scoreboard.clubdb import players
 
         try:
-            return await asyncio.to_thread(getattr(players, name), self.engine, *args, **kwargs)
+            done = await asyncio.to_thread(getattr(players, name), self.engine, *args, **kwargs)
         except players.PlayerError as exc:
             raise web.HTTPBadRequest(text=str(exc)) from None
+        self.club.publish_roster()  # every table's setup screen lists the players as they are
+        return done
 
 
 def _text(body: dict, key: str, default: str | None = None) -> str:

@@ -90,7 +90,17 @@ class Club:
         self.linked = up
         self._send({"type": "broker", "connected": up})
         if up:
+            self.publish_roster()
             self.desk.tables_changed()
+
+    def publish_roster(self) -> None:
+        """The club's players (its database) for every table's setup screen; nothing without
+        a database (a table then keeps its own list)."""
+        if self.client is None or self.players.engine is None or not self.linked:
+            return
+        from scoreboard.clubdb import players
+
+        self.client.roster([p["name"] for p in players.roster(self.players.engine)][:200])
 
     def send_assign(self, table: str, settings: dict, assign_id: str) -> None:
         """A tournament's game for `table` (club/tournament_runner.py), as the club's assign."""

@@ -91,10 +91,12 @@ class Publisher:
         self.state: dict | None = None  # the table's last snapshot
         self.faults: dict | None = None  # its faults payload
         self.assign: dict | None = None  # the club's assignment not yet taken by the table
+        self.roster: list[str] | None = None  # the club's players, not yet given to the table
         self._aio: asyncio.AbstractEventLoop | None = None
         self._inflight: dict[int, dict] = {}  # mid -> result awaiting its PUBACK
         self._sent: dict[str, str] = {}  # match id -> digest in flight (paho resends it)
         self._assigning = False
+        self._rostering = False
         self.reply: dict | None = None  # the table's answer to the last assign
         self.published = 0  # figures for tests and benches: messages and results sent,
         self.results_sent = 0
@@ -173,6 +175,8 @@ class Publisher:
                 self._send_results(scan_archive=False)  # the match ended, or was archived
         if self.assign is not None:
             self._forward_assign()  # the table's socket is back: what waited goes now
+        if self.roster is not None:
+            self._forward_roster()
 
     # -- the broker ---------------------------------------------------------------------------
     def _on_connect(self, reason_code) -> None:
@@ -181,7 +185,9 @@ class Publisher:
             return
         self.connected = True
         LOGGER.info("mqtt: connected to %s:%s", self.m.host, self.m.port)
-        self.client.subscribe([(self.topic(topics.ASSIGN), 1), (discovery.STATUS, 1)])
+        self.client.subscribe(
+            [(self.topic(topics.ASSIGN), 1), (topics.ROSTER, 1), (discovery.STATUS, 1)]
+        )
         self._say_availability()
         self._publish(self.topic(topics.INFO), self.info)
         self._publish_discovery()
@@ -212,6 +218,14 @@ class Publisher:
         if topic == discovery.STATUS:
             if payload == b"online":
                 self._publish_discovery()
+            return
+        if topic == topics.ROSTER:
+            try:
+                self.roster = topics.parse_roster(payload)
+            except topics.AssignError as exc:
+                LOGGER.warning("mqtt: the club's roster cannot be read: %s", exc)
+                return
+            self._forward_roster()
             return
         if topic != self.topic(topics.ASSIGN):
             return
@@ -297,6 +311,29 @@ class Publisher:
         self.reply = {"id": assign["id"], "ok": ok, "message": message, "at": topics.now_iso()}
         if self.connected:
             self._publish(self.topic(topics.ASSIGNED), self.reply)
+
+    def _forward_roster(self) -> None:
+        if self._rostering or self.send_command is None or self.roster is None:
+            return
+        self._rostering = True
+        asyncio.ensure_future(self._give_roster(self.roster))
+
+    async def _give_roster(self, names: list[str]) -> None:
+        """The club's players to the table's setup screen (its `roster` command, kept in its
+        setup.json); not taken (no socket, busy): tried again."""
+        try:
+            ok, message = await self.send_command("roster", roster=names)
+        except (TimeoutError, OSError, ConnectionError):
+            return  # the socket is away: given when the table is back
+        finally:
+            self._rostering = False
+        if not ok and message.startswith(NOT_RUN):
+            asyncio.get_running_loop().call_later(ASSIGN_RETRY_SECONDS, self._forward_roster)
+            return
+        if not ok:
+            LOGGER.warning("mqtt: the table refused the club's roster: %s", message)
+        if self.roster is names:
+            self.roster = None  # given (or refused for good): until the club sends another
 
 
 # The replies of a table that did not run a command (bridge/table.py): sent again.

@@ -113,6 +113,30 @@ def parse_assign(data: bytes) -> dict | None:
     return payload
 
 
+# The club's players, for every table's setup screen (issue 22): one retained message the
+# club writes and every table reads, outside the tables' own topics (the ACL keeps the club
+# from writing as a table).
+ROSTER = "fp/club/roster"
+MAX_ROSTER = 16 * 1024  # 200 names of 12 letters, 4 bytes each at most, and the JSON around
+
+
+def parse_roster(data: bytes) -> list[str] | None:
+    """The club's roster, ``{"roster": ["Олена", "Тарас", ...]}``; an empty payload (cleared)
+    is None. The names are the table's to check (its roster command)."""
+    if not data:
+        return None
+    if len(data) > MAX_ROSTER:
+        raise AssignError(f"roster too large: {len(data)} bytes (at most {MAX_ROSTER})")
+    try:
+        payload = strict_loads(data)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise AssignError(f"roster not JSON: {exc}") from None
+    names = payload.get("roster") if isinstance(payload, dict) else None
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise AssignError('a roster is {"roster": [names]}')
+    return names
+
+
 def setup_args(assign: dict) -> dict:
     """The bridge's `setup` command arguments for an assign payload: its settings, and its id,
     which the match's result carries back (issue 22: the club's tournament moves on)."""
