@@ -110,3 +110,12 @@ def database_url(request, tmp_path):
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path}/club.db"
     return request.getfixturevalue("postgres").url(f"test_{tmp_path.name}".lower()[:60])
+
+
+@pytest.fixture
+def chromium():
+    """Debian's chromium, for Playwright's `executable_path` (nothing is downloaded)."""
+    path = "/usr/bin/chromium"
+    if not os.access(path, os.X_OK):
+        pytest.skip("Debian's chromium is not installed (apt install chromium)")
+    return path

@@ -20,7 +20,6 @@ from scoreboard.club.server import Club
 from scoreboard.mqtt.publisher import Publisher
 
 playwright = pytest.importorskip("playwright.async_api")
-CHROMIUM = "/usr/bin/chromium"
 GALLERY = Path(__file__).parent.parent / "docs" / "gallery" / "web"
 STARTED = "2026-12-03T10:00:00Z"
 
@@ -56,13 +55,6 @@ async def serve_club(club: Club, broker):
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
     return client, runner, site._server.sockets[0].getsockname()[1]
-
-
-@pytest.fixture
-def chromium():
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.skip("Debian's chromium is not installed (apt install chromium)")
-    return CHROMIUM
 
 
 def test_the_hall_page_draws_every_table_and_follows_a_change(broker, tmp_path, chromium):

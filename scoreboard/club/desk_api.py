@@ -26,6 +26,7 @@ class DeskApi:
     def __init__(self, club, engine) -> None:
         self.club, self.engine = club, engine
         self.runners: dict = {}  # tournament id -> TournamentRunner, those not over
+        self._shown: dict[str, tuple] = {}  # table -> the (tournament, game) it last held
 
     def start(self) -> None:
         """The tournaments not over, played on (after a restart of the club too)."""
@@ -47,11 +48,25 @@ class DeskApi:
         for runner in list(self.runners.values()):
             if runner.result(result):
                 self._dispatch(runner)
+                self.club.tell_pages({"type": "tournament", "id": runner.id})
+
+    def seen(self, view: dict) -> None:
+        """A table's view changed: if it now holds another game of a tournament (its assign
+        came back from the broker), that tournament's pages draw it at the table."""
+        from scoreboard.club.tournament_runner import parse_assign_id
+
+        parsed = parse_assign_id((view.get("assign") or {}).get("id"))
+        if parsed is None or parsed[0] not in self.runners:
+            return
+        if self._shown.get(view["table"]) != parsed:
+            self._shown[view["table"]] = parsed
+            self.club.tell_pages({"type": "tournament", "id": parsed[0]})
 
     def tables_changed(self) -> None:
         """A table came online or went idle: games that wait may go out now."""
         for runner in list(self.runners.values()):
-            self._dispatch(runner)
+            if self._dispatch(runner):
+                self.club.tell_pages({"type": "tournament", "id": runner.id})
 
     # -- the web ------------------------------------------------------------------------------
     async def create(self, request: web.Request) -> web.Response:
@@ -79,6 +94,7 @@ class DeskApi:
         return web.json_response({"ok": True, "id": tid, "sent": sent}, status=201)
 
     async def show(self, request: web.Request) -> web.Response:
+        from scoreboard.club.tournament_runner import parse_assign_id
         from scoreboard.clubdb import tournaments
         from scoreboard.clubdb.tournaments import TournamentError
 
@@ -88,6 +104,11 @@ class DeskApi:
         except (TournamentError, ValueError):
             raise web.HTTPNotFound(text="no such tournament") from None
         b = t.bracket
+        at = {}  # the games in play, at their tables: the tables' assigns not yet played
+        for view in self.club.hall.views():
+            parsed = parse_assign_id((view.get("assign") or {}).get("id"))
+            if parsed and parsed[0] == t.id and parsed[1] not in b.results:
+                at[parsed[1]] = view["name"] or view["table"]
         games = []
         for game in b.games:
             a, bb = b.sides(game.id)
@@ -110,6 +131,7 @@ class DeskApi:
                 "players": b.players,
                 "games": games,
                 "ready": [g.id for g in b.ready()],
+                "at": at,
                 "champion": b.champion(),
                 "standings": [{"place": p, "players": ps} for p, ps in b.standings()],
             }

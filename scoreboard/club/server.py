@@ -82,6 +82,7 @@ class Club:
         if table is not None:
             view = self.hall.tables[table].view()
             self._send({"type": "table", "table": view}, table=table)
+            self.desk.seen(view)  # a tournament's game now shown at a table: its page redraws
             if self._status.get(table) != view["status"]:
                 self._status[table] = view["status"]
                 self.desk.tables_changed()  # a table free now may take a waiting game
@@ -101,6 +102,10 @@ class Club:
         from scoreboard.clubdb import players
 
         self.client.roster([p["name"] for p in players.roster(self.players.engine)][:200])
+
+    def tell_pages(self, message: dict) -> None:
+        """A message for every page that follows /api/events (a tournament that changed)."""
+        self._send(message)
 
     def send_assign(self, table: str, settings: dict, assign_id: str) -> None:
         """A tournament's game for `table` (club/tournament_runner.py), as the club's assign."""
@@ -142,6 +147,7 @@ class Club:
                 web.get("/", self.page("hall.html")),
                 web.get("/table/{table}/overlay", self.page("overlay.html")),
                 web.get("/setup/{table}", self.page("setup.html")),
+                web.get("/tournament/{id}", self.page("tournament.html")),
                 web.get("/api/tables", self.tables),
                 web.get("/api/events", self.events),
                 web.post("/api/tables/{table}/assign", self.assign),

@@ -80,6 +80,7 @@ function take(message) {
   }
   setLink();
   if (window.onTable) for (const t of tables.values()) window.onTable(t, message);
+  if (window.onMessage) window.onMessage(message);
   window.lastUpdate = { at: performance.now(), type: message.type };
 }
 function follow(only) {

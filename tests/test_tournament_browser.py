@@ -1,0 +1,112 @@
+"""The hall TV's bracket in a real browser (issue 22): Playwright driving Debian's chromium,
+the club's server on a real Mosquitto with four tables online, a double elimination started
+by the staff. Its first games go to the four tables; results arrive as the tables send them
+(each carrying its assign's id); the page moves the bracket on without a reload.
+`UPDATE_GALLERY=1` saves it to docs/gallery/web/tournament.png (the README shows it)."""
+
+import asyncio
+import json
+import os
+
+import paho.mqtt.client as paho
+from helpers import PATIENCE, until
+from mqtt_table import match_lines, state_message
+from test_club_browser import GALLERY, playwright, serve_club
+
+from scoreboard import config as configuration
+from scoreboard.club.results import ResultBook
+from scoreboard.club.server import Club
+from scoreboard.clubdb import players
+from scoreboard.clubdb.database import open_database
+from scoreboard.core.matchlog import replay
+from scoreboard.core.summary import summarise
+from scoreboard.mqtt.publisher import Publisher
+from scoreboard.mqtt.results import payload
+
+STAFF = {"Authorization": "Basic c3RhZmY6Y3Vl"}  # staff:cue
+NAMES = ["Олена", "Тарас", "Ія", "Петро", "Марко", "Софія", "Богдан", "Ірина"]
+
+
+def table_result(table: str, assign: str, a: str, b: str, started: str) -> dict:
+    """What a table sends when A has won the match it was assigned (its result payload)."""
+    lines = match_lines(started, a, b, pots=(3, 5))
+    lines.insert(1, f"# setup for={assign}")
+    return payload(table, {"number": None, **summarise(replay(lines), lines), "archived": False})
+
+
+def test_the_bracket_moves_on_as_the_tables_results_arrive(broker, tmp_path, chromium):
+    async def body():
+        engine = open_database(f"sqlite:///{tmp_path}/club.db")
+        ids = [players.add(engine, n) for n in NAMES]
+        club = Club(book=ResultBook(tmp_path / "book"), staff_password="cue", database=engine)
+        client, runner, port = await serve_club(club, broker)
+        publishers = []
+        for n in range(1, 5):
+            config = configuration.loads(
+                f'[mqtt]\nenabled = true\nhost = "127.0.0.1"\nport = {broker.port}\n'
+                f'table = "t{n}"\nname = "Table {n}"\nkeepalive = 2\n'
+            )
+            (tmp_path / f"t{n}").mkdir()
+            publisher = Publisher(config, state_dir=tmp_path / f"t{n}")
+            publisher.start()
+            publisher.take(state_message(["players A B", "race 1"]))  # idle: the lag
+            publishers.append(publisher)
+        await until(lambda: len(club.hall.tables) == 4 and club.linked, what="four tables")
+        import aiohttp
+
+        async with aiohttp.ClientSession() as http:
+            origin = {"Origin": f"http://127.0.0.1:{port}", **STAFF}
+            body = {
+                "name": "Friday Cup",
+                "format": "double",
+                "players": ids,
+                "race": 2,
+                "draw_seed": 20261204,
+            }
+            async with http.post(
+                f"http://127.0.0.1:{port}/api/tournaments", json=body, headers=origin
+            ) as r:
+                assert r.status == 201, await r.text()
+                created = await r.json()
+        tid = created["id"]
+        assert sorted(t for t, _ in created["sent"]) == ["t1", "t2", "t3", "t4"]
+        await until(
+            lambda: all(club.hall.tables[f"t{n}"].assign for n in range(1, 5)),
+            what="the assigns retained",
+        )
+
+        table_mqtt = paho.Client(paho.CallbackAPIVersion.VERSION2)
+        table_mqtt.connect("127.0.0.1", broker.port)
+        table_mqtt.loop_start()
+        async with playwright.async_playwright() as p:
+            browser = await p.chromium.launch(executable_path=chromium, timeout=PATIENCE * 1000)
+            page = await browser.new_page(viewport={"width": 1920, "height": 1080}, bypass_csp=True)
+            page.set_default_timeout(PATIENCE * 1000)
+            await page.goto(f"http://127.0.0.1:{port}/tournament/{tid}")
+            await page.wait_for_function("document.querySelectorAll('.game.playing').length == 4")
+            # The tables finish: A wins each first-round game; the results carry the assigns.
+            for n, (table, _) in enumerate(sorted(created["sent"])):
+                assign = club.hall.tables[table].assign
+                a, b = assign["players"]
+                result = table_result(table, assign["id"], a, b, f"2026-12-04T1{n}:00:00Z")
+                table_mqtt.publish(
+                    f"fp/v1/{table}/result/{result['match_id']}",
+                    json.dumps(result),
+                    qos=1,
+                    retain=True,
+                )
+            await page.wait_for_function("document.querySelectorAll('.seat.won').length == 4")
+            await page.wait_for_function("document.querySelectorAll('.game.playing').length == 4")
+            text = await page.inner_text("#bracket")
+            assert "Winners" in text and "Losers" in text and "Final" in text
+            if os.environ.get("UPDATE_GALLERY"):
+                GALLERY.mkdir(parents=True, exist_ok=True)
+                await page.screenshot(path=str(GALLERY / "tournament.png"))
+            await browser.close()
+        table_mqtt.loop_stop()
+        for publisher in publishers:
+            publisher.stop()
+        client.stop()
+        await runner.cleanup()
+
+    asyncio.run(body())
