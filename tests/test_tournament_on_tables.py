@@ -1,12 +1,15 @@
-"""A tournament played on the tables by themselves, end to end with real parts (issue 22): two
-real tables (the Appliance on gpiozero's mock pins, in simulated time, each with its own MQTT
+"""Tournaments played on the tables by themselves, end to end with real parts (issue 22): real
+tables (the Appliance on gpiozero's mock pins, in simulated time, each with its own MQTT
 publisher), a real Mosquitto, the club (its server's Club, its broker client, its database on
 SQLite). The club sends each ready game to a free table; the players press and pot there; the
-table's result moves the bracket on and the next game goes out; the champion is who the
-tables' own match logs say won, recounted independently."""
+table's result moves the bracket on and the next game goes out; the champion and the standings
+are what the tables' own match logs say, recounted independently. On the way: a table's
+process stopped mid-match and started again, the broker killed and started again, the club
+restarted mid-round."""
 
 import asyncio
 import dataclasses
+import random
 
 from bridge_helpers import table
 from helpers import settle, until
@@ -19,7 +22,7 @@ from scoreboard.club.results import ResultBook
 from scoreboard.club.server import Club
 from scoreboard.clubdb import players, tournaments
 from scoreboard.clubdb.database import open_database
-from scoreboard.desk.bracket import SINGLE, Bracket
+from scoreboard.desk.bracket import DOUBLE, SINGLE, Bracket
 from scoreboard.mqtt.publisher import serve
 from scoreboard.store.history_rows import rows
 
@@ -35,6 +38,14 @@ def table_config(broker, name):
     )
 
 
+def press(a, side: str) -> None:
+    pin = a.config.pins.player_a if side == "A" else a.config.pins.player_b
+    a.factory.pin(pin).drive_low()
+    settle(a, 0.1)
+    a.factory.pin(pin).drive_high()
+    settle(a, 0.1)
+
+
 def ball(a, pocket: int) -> None:
     pin = a.factory.pin(a.config.pins.pockets[pocket])
     pin.drive_low()
@@ -43,107 +54,182 @@ def ball(a, pocket: int) -> None:
     settle(a, 0.05)
 
 
-def play_to_the_end(a, winner: str) -> None:
-    """The lag: `winner` breaks (A or B presses first); two balls: the frame and the match
-    (race 1, target 2)."""
-    pins = a.config.pins
-    pin = pins.player_a if winner == "A" else pins.player_b
-    a.factory.pin(pin).drive_low()
-    settle(a, 0.1)
-    a.factory.pin(pin).drive_high()
-    settle(a, 0.1)
-    ball(a, 0)
-    ball(a, 1)
+class Hall:
+    """The club's evening: tables, their network sides, the club; all on one asyncio loop,
+    the tables' loops pumped beside it in simulated time."""
 
+    def __init__(self, broker, tmp_path, names):
+        self.broker, self.tmp = broker, tmp_path
+        self.url = f"sqlite:///{tmp_path}/club.db"
+        self.engine = open_database(self.url)
+        self.tables = {n: table(tmp_path / n, table_config(broker, n)) for n in names}
+        self.pumping = True
+        self.network: dict[str, tuple] = {}
+        self.club = self.club_client = None
 
-def test_a_tournament_is_played_on_two_tables_by_themselves(broker, tmp_path):
-    engine = open_database(f"sqlite:///{tmp_path}/club.db")
-    ids = [players.add(engine, name) for name in ("Олена", "Тарас", "Ія", "Петро")]
-    tid = tournaments.create(
-        engine, "Friday", SINGLE, ids, settings={"race": 1, "target": 2}, draw_seed=2026
-    )
-    names = ("t1", "t2")
-    tables = {n: table(tmp_path / n, table_config(broker, n)) for n in names}
-    club = Club(book=ResultBook(tmp_path / "book"), database=engine)
-    winners = {"W1-1": "B", "W1-2": "A", "W2-1": "A"}  # which side wins each game
+    async def start(self):
+        self.pump_task = asyncio.ensure_future(self._pump())
+        for n in self.tables:
+            await self.start_network(n)
+        await self.start_club()
 
-    async def body():
-        pumping = True
+    async def _pump(self):
+        while True:
+            if self.pumping:
+                for a in list(self.tables.values()):
+                    a.loop.run_pending()
+            await asyncio.sleep(0.005)
 
-        async def pump():  # every table's loop, in simulated time, beside the network
-            while True:
-                if pumping:
-                    for a in tables.values():
-                        a.loop.run_pending()
-                await asyncio.sleep(0.005)
+    async def start_network(self, n):
+        client = TableClient(socket_path(self.tmp / n))
+        client.start()
+        task = asyncio.ensure_future(serve(self.tables[n].config, client, state_dir=self.tmp / n))
+        self.network[n] = (client, task)
 
-        pump_task = asyncio.ensure_future(pump())
-        clients, publishers = [], []
-        for n, a in tables.items():
-            client = TableClient(socket_path(tmp_path / n))
-            client.start()
-            clients.append(client)
-            publishers.append(
-                asyncio.ensure_future(serve(a.config, client, state_dir=tmp_path / n))
-            )
-        club_client = ClubClient(
-            BrokerSettings(host="127.0.0.1", port=broker.port, keepalive=2),
-            on_message=club.take,
-            on_link=club.link,
+    async def start_club(self):
+        """The club's process: a new Club on the same database and result book."""
+        self.club = Club(book=ResultBook(self.tmp / "book"), database=open_database(self.url))
+        self.club_client = ClubClient(
+            BrokerSettings(host="127.0.0.1", port=self.broker.port, keepalive=2),
+            on_message=self.club.take,
+            on_link=self.club.link,
         )
-        club.client = club_client
-        club_client.start()
-        club.desk.start()
-        await until(lambda: len(club.hall.tables) == 2 and club.linked, what="both tables")
+        self.club.client = self.club_client
+        self.club_client.start()
+        self.club.desk.start()
+        await until(
+            lambda: self.club.linked and len(self.club.hall.tables) == len(self.tables),
+            what="the club sees every table",
+        )
 
+    def stop_club(self):
+        self.club_client.stop()
+
+    def restart_table(self, n):
+        """The table's process stopped mid-match and started again on its state folder."""
+        self.tables[n].close()
+        self.tables[n] = table(self.tmp / n, table_config(self.broker, n))
+
+    def game_at(self, tid, played):
+        """A table holding a game of `tid` not played yet, the table set up for it."""
+        for n, a in self.tables.items():
+            view = self.club.hall.tables[n].view()
+            aid = (view.get("assign") or {}).get("id", "")
+            game = aid.split("-", 1)[1] if aid.startswith(f"T{tid}-") else None
+            if game and game not in played and a.app.match.phase == "lag":
+                names = list(a.app.match.snapshot()["players"].values())
+                if [p.replace(" ", "_") for p in view["assign"]["players"]] == [
+                    p.replace(" ", "_") for p in names
+                ]:
+                    return n, game
+        return None
+
+    def play(self, n, winner: str, *, cut=None):
+        """The match at table `n` to the end, `winner` breaking and potting two balls (race 1,
+        target 2); `cut(n)` between the two balls, if given."""
+        self.pumping = False
+        a = self.tables[n]
+        press(a, winner)
+        ball(a, 0)
+        if cut is not None:
+            cut(n)
+            a = self.tables[n]
+        ball(a, 1)
+        self.pumping = True
+
+    async def close(self):
+        self.pump_task.cancel()
+        self.stop_club()
+        for client, task in self.network.values():
+            task.cancel()
+            await client.close()
+        for a in self.tables.values():
+            a.close()
+
+
+def recount(tmp_path, names, tid, players_in_seed_order, kind) -> Bracket:
+    """The tournament again from the tables' own archives and journals alone."""
+    logged = {}
+    for n in names:
+        for row in rows(tmp_path / n):
+            if (row.get("assign") or "").startswith(f"T{tid}-"):
+                logged[row["assign"].split("-", 1)[1]] = row["players"][row["winner"]]
+    bracket = Bracket(players_in_seed_order, kind)
+    while ready := [g for g in bracket.ready() if g.id in logged]:
+        for game in ready:
+            bracket.record(game.id, logged[game.id])
+    return bracket
+
+
+def test_a_knockout_is_played_on_two_tables_by_themselves(broker, tmp_path):
+    async def body():
+        hall = Hall(broker, tmp_path, ("t1", "t2"))
+        ids = [players.add(hall.engine, n) for n in ("Олена", "Тарас", "Ія", "Петро")]
+        tid = tournaments.create(
+            hall.engine, "Friday", SINGLE, ids, settings={"race": 1, "target": 2}, draw_seed=2026
+        )
+        await hall.start()
+        winners = {"W1-1": "B", "W1-2": "A", "W2-1": "A"}
         played = []
-        while tournaments.load(engine, tid).bracket.champion() is None:
-            # A table that has this tournament's assign and has taken it plays it out.
-            def next_game():
-                for n, a in tables.items():
-                    view = club.hall.tables[n].view()
-                    aid = (view.get("assign") or {}).get("id", "")
-                    game = aid.split("-", 1)[1] if aid.startswith(f"T{tid}-") else None
-                    if game and game not in played and a.app.match.phase == "lag":
-                        names = a.app.match.snapshot()["players"]
-                        if list(names.values()) == list(view["assign"]["players"]):
-                            return n, game
-                return None
-
-            n, game = await until(next_game, what="a game at a table")
-            pumping = False
-            play_to_the_end(tables[n], winners[game])
-            pumping = True
+        while tournaments.load(hall.engine, tid).bracket.champion() is None:
+            n, game = await until(lambda: hall.game_at(tid, played), what="a game at a table")
+            hall.play(n, winners[game])
             played.append(game)
             await until(
-                lambda game=game: game in tournaments.load(engine, tid).bracket.results,
+                lambda game=game: game in tournaments.load(hall.engine, tid).bracket.results,
                 what=f"{game}'s result at the club",
             )
-
-        t = tournaments.load(engine, tid)
-        # The recount: each table's own archive and journal, the games by their assign ids.
-        recount = Bracket(t.bracket.players, SINGLE)
-        logged = {}
-        for n in names:
-            for row in rows(tmp_path / n):
-                if (row.get("assign") or "").startswith(f"T{tid}-"):
-                    logged[row["assign"].split("-", 1)[1]] = row["players"][row["winner"]]
-        for game in recount.games:  # in the bracket's order: a game needs its players
-            recount.record(game.id, logged[game.id])
+        t = tournaments.load(hall.engine, tid)
+        again = recount(tmp_path, ("t1", "t2"), tid, t.bracket.players, SINGLE)
         assert sorted(played[:2]) == ["W1-1", "W1-2"] and played[2] == "W2-1"
-        assert t.bracket.champion() == recount.champion() is not None
-        history = tournaments.history(engine, tid)
+        assert t.bracket.champion() == again.champion() is not None
+        history = tournaments.history(hall.engine, tid)
         assert {h["by"] for h in history} <= {"table t1", "table t2"} and len(history) == 3
+        await hall.close()
 
-        pump_task.cancel()
-        club_client.stop()
-        for task in publishers:
-            task.cancel()
-        for client in clients:
-            await client.close()
+    asyncio.run(body())
 
-    try:
-        asyncio.run(body())
-    finally:
-        for a in tables.values():
-            a.close()
+
+def test_a_double_elimination_through_a_table_restart_the_broker_and_the_club_restarting(
+    broker, tmp_path
+):
+    """8 players, out after two losses, on 3 tables. After the 3rd result the club restarts;
+    in the 6th game the table's process stops between two balls and starts again; after the
+    9th result the broker is killed and started again. The standings are the recount's."""
+    names = ("t1", "t2", "t3")
+
+    async def body():
+        hall = Hall(broker, tmp_path, names)
+        ids = [players.add(hall.engine, f"Гравець{n}") for n in range(1, 9)]
+        tid = tournaments.create(
+            hall.engine, "Cup", DOUBLE, ids, settings={"race": 1, "target": 2}, draw_seed=7
+        )
+        await hall.start()
+        rng = random.Random(7)
+        played = []
+        while tournaments.load(hall.engine, tid).bracket.champion() is None:
+            n, game = await until(lambda: hall.game_at(tid, played), what="a game at a table")
+            cut = hall.restart_table if len(played) == 5 else None
+            hall.play(n, rng.choice("AB"), cut=cut)
+            if cut is not None:
+                await until(lambda n=n: hall.network[n][0].connected, what="the table back")
+            played.append(game)
+            await until(
+                lambda game=game: game in tournaments.load(hall.engine, tid).bracket.results,
+                what=f"{game}'s result at the club",
+            )
+            if len(played) == 3:
+                hall.stop_club()
+                await hall.start_club()
+            if len(played) == 9:
+                broker.kill()
+                broker.start()
+        t = tournaments.load(hall.engine, tid)
+        again = recount(tmp_path, names, tid, t.bracket.players, DOUBLE)
+        assert t.bracket.champion() == again.champion() is not None
+        assert t.bracket.standings() == again.standings()
+        assert len(played) in (14, 15) and len(set(played)) == len(played)  # each game once
+        assert len(tournaments.history(hall.engine, tid)) == len(played)  # each result once
+        await hall.close()
+
+    asyncio.run(body())

@@ -100,3 +100,19 @@ def test_assign_ids_name_the_tournament_and_the_game():
     assert parse_assign_id(assign_id(12, "L3-2")) == (12, "L3-2")
     assert parse_assign_id(assign_id(1, "GF2")) == (1, "GF2")
     assert parse_assign_id("5f2c0a9e41b7") is None and parse_assign_id(None) is None
+
+
+def test_a_game_is_never_sent_twice_before_the_brokers_copy_comes_back(database_url):
+    """Found by the end-to-end test: two tables changed before the first assign came back
+    from the broker, and the same game went to both."""
+    engine, tid = make(database_url)
+    hall = Hall("t1", "t2", "t3")
+    slow = []  # the assigns published, not yet back in the hall's views
+
+    def assign(table, settings, aid):
+        slow.append((table, aid))
+
+    runner = TournamentRunner(engine, tid, views=hall.views, assign=assign)
+    assert runner.dispatch() == [("t1", "W1-1"), ("t2", "W1-2")]
+    assert runner.dispatch() == []  # t3 is free, but nothing is left to send
+    assert len(slow) == 2

@@ -49,6 +49,9 @@ class TournamentRunner:
         self.engine, self.id = engine, tournament_id
         self.views, self.assign = views, assign
         self.tables = tables
+        # What this runner sent, until the broker's copy is in the hall's views: a game is
+        # never sent twice because two tables changed before the first assign came back.
+        self.sent: dict[str, str] = {}  # game -> table
 
     # -- a table's result ---------------------------------------------------------------------
     def result(self, result: dict) -> bool:
@@ -98,6 +101,10 @@ class TournamentRunner:
             if parsed and parsed[0] == self.id and parsed[1] not in t.bracket.results:
                 out.add(parsed[1])  # sent, not played yet: that table is taken
                 busy.add(view["table"])
+        for game, table in self.sent.items():
+            if game not in t.bracket.results:
+                out.add(game)
+                busy.add(table)
         free = [
             v["table"]
             for v in sorted(views, key=lambda v: v["table"])
@@ -114,5 +121,6 @@ class TournamentRunner:
             if "target" in t.settings:
                 settings["target"] = t.settings["target"]
             self.assign(table, settings, assign_id(self.id, game.id))
+            self.sent[game.id] = table
             sent.append((table, game.id))
         return sent
