@@ -94,12 +94,36 @@ def test_a_players_write_needs_the_staff_and_the_clubs_own_page(tmp_path):
     run(body, tmp_path, open_database(f"sqlite:///{tmp_path}/club.db"))
 
 
-def test_without_a_database_the_players_say_what_to_install(tmp_path):
+def test_without_a_database_the_players_say_what_to_install(tmp_path, monkeypatch):
+    """Without the desk extra the club's database cannot even be imported: every players' and
+    tournaments' endpoint says what to install (a new user's trial found 500s)."""
+    import sys
+
+    for module in ("scoreboard.clubdb.players", "scoreboard.clubdb.tournaments"):
+        monkeypatch.setitem(sys.modules, module, None)  # as if SQLAlchemy were not installed
+
     async def body(http, staff):
-        response = await http.get("/api/players")
-        assert response.status == 503 and "pip install '.[desk]'" in await response.text()
+        for method, path in (
+            ("GET", "/api/players"),
+            ("POST", "/api/players"),
+            ("GET", "/api/tournaments/1"),
+            ("POST", "/api/tournaments"),
+        ):
+            response = await http.request(method, path, json={"name": "Olena"}, headers=staff)
+            assert response.status == 503, (method, path)
+            assert "pip install '.[desk]'" in await response.text()
 
     run(body, tmp_path, None)
+
+
+def test_a_database_the_club_has_no_driver_for_is_said_in_words(tmp_path):
+    import pytest
+
+    from scoreboard.commands import UsageError
+    from scoreboard.commands.club import open_club_database
+
+    with pytest.raises(UsageError, match="cannot open the club's database mysql://"):
+        open_club_database("mysql://club@localhost/club")
 
 
 def test_scoreboard_club_keeps_its_players_in_the_data_folder_by_default(tmp_path):

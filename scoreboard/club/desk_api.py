@@ -72,11 +72,11 @@ class DeskApi:
     async def create(self, request: web.Request) -> web.Response:
         """`{"name", "format": "single"|"double", "players": [ids], "race", "target",
         "draw_seed", "tables": [ids]}`: a new tournament, its first games out at once."""
+        self.club.check_staff(request)
+        engine = self._engine()  # first: without the desk extra, clubdb cannot be imported
         from scoreboard.clubdb import tournaments
         from scoreboard.clubdb.tournaments import TournamentError
 
-        self.club.check_staff(request)
-        engine = self._engine()
         body = await _body(request)
         settings = {k: body[k] for k in ("race", "target", "tables") if k in body}
         try:
@@ -94,11 +94,11 @@ class DeskApi:
         return web.json_response({"ok": True, "id": tid, "sent": sent}, status=201)
 
     async def show(self, request: web.Request) -> web.Response:
+        engine = self._engine()  # first: without the desk extra, clubdb cannot be imported
         from scoreboard.club.tournament_runner import parse_assign_id
         from scoreboard.clubdb import tournaments
         from scoreboard.clubdb.tournaments import TournamentError
 
-        engine = self._engine()
         try:
             t = await asyncio.to_thread(tournaments.load, engine, int(request.match_info["id"]))
         except (TournamentError, ValueError):

@@ -33,9 +33,9 @@ class PlayersApi:
         ]
 
     async def roster(self, request: web.Request) -> web.Response:
+        engine = self._engine()  # first: without the desk extra, clubdb cannot be imported
         from scoreboard.clubdb import players
 
-        engine = self._engine()
         return web.json_response({"players": await asyncio.to_thread(players.roster, engine)})
 
     async def add(self, request: web.Request) -> web.Response:

@@ -120,9 +120,10 @@ def open_club_database(url: str):
 
     from scoreboard.clubdb.database import open_database
 
+    logging.getLogger("alembic").setLevel(logging.WARNING)  # its steps are not the club's news
     try:
         engine = open_database(url)
-    except (SQLAlchemyError, OSError) as exc:
+    except (SQLAlchemyError, OSError, ImportError) as exc:  # ImportError: a driver not installed
         raise UsageError(f"cannot open the club's database {url}: {exc}") from None
     log.info(
         "club: the players and tournaments in %s", engine.url.render_as_string(hide_password=True)

@@ -100,8 +100,10 @@ const WHERE = { "this match": "thisMatch", "next match": "nextMatch",
 $("setup").addEventListener("submit", async (event) => {
   event.preventDefault();
   const body = {};
-  const a = $("player-a").value.trim(), b = $("player-b").value.trim();
-  if (a || b) body.players = [a, b];
+  // A name left empty is the player at the table now (the placeholder shows who).
+  const a = $("player-a").value.trim() || $("player-a").placeholder;
+  const b = $("player-b").value.trim() || $("player-b").placeholder;
+  if ($("player-a").value.trim() || $("player-b").value.trim()) body.players = [a, b];
   if ($("race").value) body.race = Number($("race").value);
   if ($("target").value) body.target = Number($("target").value);
   if ($("breaker").value) body.breaker = $("breaker").value;
