@@ -116,3 +116,18 @@ def test_a_game_is_never_sent_twice_before_the_brokers_copy_comes_back(database_
     assert runner.dispatch() == [("t1", "W1-1"), ("t2", "W1-2")]
     assert runner.dispatch() == []  # t3 is free, but nothing is left to send
     assert len(slow) == 2
+
+
+def test_a_table_cannot_record_a_game_it_was_not_given(database_url):
+    """A table's result names the game by its assign's id; a table that was not given that
+    game (a forged or mistaken id) records nothing."""
+    engine, tid = make(database_url)
+    hall = Hall("t1", "t2", "t3")
+    runner = TournamentRunner(engine, tid, views=hall.views, assign=hall.assign)
+    runner.dispatch()  # W1-1 at t1, W1-2 at t2
+    forged = {**hall.finish("t1"), "table": "t3"}
+    assert not runner.result(forged)
+    assert not runner.result({**hall.finish("t1"), "table": "t2"})  # t2 holds W1-2, not W1-1
+    assert tournaments.load(engine, tid).bracket.results == {}
+    again = TournamentRunner(engine, tid, views=hall.views, assign=hall.assign)  # a restart
+    assert again.result(hall.finish("t1"))  # t1's retained assign says W1-1 was its

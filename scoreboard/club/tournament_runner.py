@@ -74,6 +74,13 @@ class TournamentRunner:
         kept = t.bracket.results.get(game)
         if kept is not None and kept.winner == winner and kept.frames == score:
             return True  # the same result again (MQTT delivers at least once): nothing new
+        if not self._assigned_to(game, result.get("table")):
+            LOGGER.warning(
+                "club: %s sent a result for %s, which it was not given: not taken",
+                result.get("table"),
+                game,
+            )
+            return False
         try:
             tournaments.record(
                 self.engine,
@@ -88,6 +95,17 @@ class TournamentRunner:
             LOGGER.warning("club: %s's result for %s not taken: %s", result.get("table"), game, exc)
             return False
         return True
+
+    def _assigned_to(self, game: str, table) -> bool:
+        """Whether `table` was given `game`: the runner sent it there, or the table's retained
+        assign says so (after a restart of the club). The table's name comes from the topic
+        its result came on, which the broker's ACL lets only that table write."""
+        if self.sent.get(game) == table:
+            return True
+        for view in self.views():
+            if view["table"] == table:
+                return parse_assign_id((view.get("assign") or {}).get("id")) == (self.id, game)
+        return False
 
     # -- the next games -----------------------------------------------------------------------
     def dispatch(self) -> list[tuple[str, str]]:
