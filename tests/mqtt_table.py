@@ -3,8 +3,10 @@
 queue. The states are real Match snapshots of match logs."""
 
 import asyncio
+import dataclasses
 import json
 
+from scoreboard import config as configuration
 from scoreboard.core.matchlog import replay
 from scoreboard.core.summary import summarise
 from scoreboard.store.journal import Journal
@@ -62,3 +64,15 @@ class Feed:
 
 def decoded(payloads: list[bytes]) -> list:
     return [json.loads(p) if p else None for p in payloads]
+
+
+def table_config(broker, name: str):
+    """A table's config on gpio pocket sensors, publishing to `broker` as table `name`."""
+    cfg = configuration.default()
+    mqtt = configuration.loads(
+        f'[mqtt]\nenabled = true\nhost = "127.0.0.1"\nport = {broker.port}\ntable = "{name}"\n'
+        "keepalive = 2\n"
+    ).mqtt
+    return dataclasses.replace(
+        cfg, sensors=dataclasses.replace(cfg.sensors, source="gpio"), mqtt=mqtt
+    )

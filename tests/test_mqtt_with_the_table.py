@@ -5,28 +5,20 @@ reaches the app as its setup command and the answer comes back; the table stoppi
 offline while the network side lives on."""
 
 import asyncio
-import dataclasses
 import json
 
 from bridge_helpers import table
 from broker import Listener
 from helpers import press, until
+from mqtt_table import table_config
 
-from scoreboard import config as configuration
 from scoreboard.bridge import socket_path
 from scoreboard.bridge.client import TableClient
 from scoreboard.mqtt.publisher import serve
 
 
 def mqtt_table_config(broker):
-    cfg = configuration.default()
-    mqtt = configuration.loads(
-        f'[mqtt]\nenabled = true\nhost = "127.0.0.1"\nport = {broker.port}\ntable = "t1"\n'
-        "keepalive = 2\n"
-    ).mqtt
-    return dataclasses.replace(
-        cfg, sensors=dataclasses.replace(cfg.sensors, source="gpio"), mqtt=mqtt
-    )
+    return table_config(broker, "t1")
 
 
 def test_a_press_an_assign_and_the_table_stopping_go_through_the_broker(broker, tmp_path):

@@ -8,13 +8,12 @@ process stopped mid-match and started again, the broker killed and started again
 restarted mid-round."""
 
 import asyncio
-import dataclasses
 import random
 
 from bridge_helpers import table
 from helpers import settle, until
+from mqtt_table import table_config
 
-from scoreboard import config as configuration
 from scoreboard.bridge import socket_path
 from scoreboard.bridge.client import TableClient
 from scoreboard.club.broker import BrokerSettings, ClubClient
@@ -25,17 +24,6 @@ from scoreboard.clubdb.database import open_database
 from scoreboard.desk.bracket import DOUBLE, SINGLE, Bracket
 from scoreboard.mqtt.publisher import serve
 from scoreboard.store.history_rows import rows
-
-
-def table_config(broker, name):
-    cfg = configuration.default()
-    mqtt = configuration.loads(
-        f'[mqtt]\nenabled = true\nhost = "127.0.0.1"\nport = {broker.port}\ntable = "{name}"\n'
-        "keepalive = 2\n"
-    ).mqtt
-    return dataclasses.replace(
-        cfg, sensors=dataclasses.replace(cfg.sensors, source="gpio"), mqtt=mqtt
-    )
 
 
 def press(a, side: str) -> None:

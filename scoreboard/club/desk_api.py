@@ -10,8 +10,7 @@ import logging
 
 from aiohttp import web
 
-from scoreboard.bridge.protocol import strict_loads
-from scoreboard.net.listen import read_body
+from scoreboard.club.bodies import json_object
 
 LOGGER = logging.getLogger("scoreboard.club")
 NO_DATABASE = (
@@ -77,7 +76,7 @@ class DeskApi:
         from scoreboard.clubdb import tournaments
         from scoreboard.clubdb.tournaments import TournamentError
 
-        body = await _body(request)
+        body = await json_object(request)
         settings = {k: body[k] for k in ("race", "target", "tables") if k in body}
         try:
             tid = tournaments.create(
@@ -171,18 +170,6 @@ class DeskApi:
 
 def _name(place):
     return place if isinstance(place, str) else None  # a bye or not known yet
-
-
-async def _body(request: web.Request) -> dict:
-    try:
-        body = strict_loads(await read_body(request))
-    except TimeoutError:
-        raise web.HTTPRequestTimeout(text="the body did not come in time") from None
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise web.HTTPBadRequest(text=f"not JSON: {exc}") from None
-    if not isinstance(body, dict):
-        raise web.HTTPBadRequest(text="send a JSON object")
-    return body
 
 
 def _ids(value) -> list[int]:

@@ -6,8 +6,7 @@ import asyncio
 
 from aiohttp import web
 
-from scoreboard.bridge.protocol import strict_loads
-from scoreboard.net.listen import read_body
+from scoreboard.club.bodies import json_object
 
 # scoreboard.clubdb needs the desk extra (SQLAlchemy): imported where a database is there.
 
@@ -68,15 +67,7 @@ class PlayersApi:
     async def _staff_body(self, request: web.Request) -> dict:
         self.club.check_staff(request)
         self._engine()
-        try:
-            body = strict_loads(await read_body(request))
-        except TimeoutError:
-            raise web.HTTPRequestTimeout(text="the body did not come in time") from None
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise web.HTTPBadRequest(text=f"not JSON: {exc}") from None
-        if not isinstance(body, dict):
-            raise web.HTTPBadRequest(text="send a JSON object")
-        return body
+        return await json_object(request)
 
     async def _do(self, name: str, *args, **kwargs):
         """clubdb.players' `name` on the club's database, off the server's loop."""
