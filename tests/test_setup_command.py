@@ -263,3 +263,24 @@ def test_settings_without_an_assign_never_take_the_last_ones(table):
     assert MatchSettings.from_dict({"race": 2}, defaults=last).assign == ""
     with pytest.raises(SettingsError, match="assign is an id"):
         MatchSettings.from_dict({"assign": "a b"})
+
+
+def test_the_clubs_tag_never_outlives_its_game(table, tmp_path):
+    """A review found the assign's id kept in the last settings (a rematch from the setup
+    screen was tagged as the tournament's game again) and not cleared by other settings."""
+    from scoreboard.core.settings import assign_of
+    from scoreboard.store.setup_store import SetupStore
+    from scoreboard.table.phone_commands import setup
+
+    app = table()
+    assert send(app, {"players": ["Ія", "Петро"], "assign": "T1-W1-1"}) == (True, "this match")
+    assert SetupStore(tmp_path).load().last.assign == ""  # the next match starts untagged
+    assert send(app, {"players": ["Олена", "Тарас"]}) == (True, "this match")  # others now
+    assert assign_of(read_journal(tmp_path).lines) is None
+    assert send(app, {"players": ["Ія", "Петро"], "assign": "T1-W1-1"})[0]
+    assert send(app, {"players": ["Ія", "Петро"]}) == (True, "this match")  # the same: kept
+    assert assign_of(read_journal(tmp_path).lines) == "T1-W1-1"
+    assert setup(None, {"phone": "ab12cd", "assign": "T1-W1-1"}) == (
+        False,
+        "a phone cannot set the club's assign",
+    )

@@ -69,7 +69,6 @@ def test_the_bracket_moves_on_as_the_tables_results_arrive(broker, tmp_path, chr
                 assert r.status == 201, await r.text()
                 created = await r.json()
         tid = created["id"]
-        assert sorted(t for t, _ in created["sent"]) == ["t1", "t2", "t3", "t4"]
         await until(
             lambda: all(club.hall.tables[f"t{n}"].assign for n in range(1, 5)),
             what="the assigns retained",
@@ -85,7 +84,7 @@ def test_the_bracket_moves_on_as_the_tables_results_arrive(broker, tmp_path, chr
             await page.goto(f"http://127.0.0.1:{port}/tournament/{tid}")
             await page.wait_for_function("document.querySelectorAll('.game.playing').length == 4")
             # The tables finish: A wins each first-round game; the results carry the assigns.
-            for n, (table, _) in enumerate(sorted(created["sent"])):
+            for n, table in enumerate(("t1", "t2", "t3", "t4")):
                 assign = club.hall.tables[table].assign
                 a, b = assign["players"]
                 result = table_result(table, assign["id"], a, b, f"2026-12-04T1{n}:00:00Z")

@@ -131,3 +131,21 @@ def test_a_table_cannot_record_a_game_it_was_not_given(database_url):
     assert tournaments.load(engine, tid).bracket.results == {}
     again = TournamentRunner(engine, tid, views=hall.views, assign=hall.assign)  # a restart
     assert again.result(hall.finish("t1"))  # t1's retained assign says W1-1 was its
+
+
+def test_a_tables_later_result_for_a_played_game_is_not_taken(database_url):
+    """A review: a casual rematch at the same table sent another result for the same game,
+    and it was taken as a correction (the staff correct results, not the tables)."""
+    engine, tid = make(database_url)
+    hall = Hall("t1", "t2")
+    runner = TournamentRunner(engine, tid, views=hall.views, assign=hall.assign)
+    runner.dispatch()
+    first = hall.finish("t1", "A", (2, 1))
+    assert runner.result(first)
+    assert not runner.result({**first, "winner": "B", "frames": {"A": 0, "B": 2}})
+    assert runner.result(first)  # the same one again is still the same
+    t = tournaments.load(engine, tid)
+    assert t.bracket.results["W1-1"].winner == t.bracket.sides("W1-1")[0]
+    assert len(tournaments.history(engine, tid)) == 1
+    named = {**hall.finish("t2"), "players": {"A": "Someone", "B": "Else"}}
+    assert not runner.result(named)  # not the players the game was for

@@ -13,6 +13,7 @@ from aiohttp import web
 from scoreboard.club.bodies import json_object
 
 LOGGER = logging.getLogger("scoreboard.club")
+RETAINED_WITHIN = 2.0  # seconds after connecting for the broker's retained messages to come
 NO_DATABASE = (
     "the club runs without its database: install the desk extra (pip install '.[desk]') and "
     "start scoreboard club again"
@@ -26,6 +27,7 @@ class DeskApi:
         self.club, self.engine = club, engine
         self.runners: dict = {}  # tournament id -> TournamentRunner, those not over
         self._shown: dict[str, tuple] = {}  # table -> the (tournament, game) it last held
+        self._hold_until = 0.0  # no game goes out before (the loop's clock): see linked()
 
     def start(self) -> None:
         """The tournaments not over, played on (after a restart of the club too)."""
@@ -60,6 +62,14 @@ class DeskApi:
         if self._shown.get(view["table"]) != parsed:
             self._shown[view["table"]] = parsed
             self.club.tell_pages({"type": "tournament", "id": parsed[0]})
+
+    def linked(self) -> None:
+        """The broker is (back) there: its retained messages come now, the tables' assigns
+        among them. Until they are in, a game that is out would look free and go to a second
+        table (found by the end-to-end test, a club restarted mid-round): the games wait."""
+        loop = asyncio.get_running_loop()
+        self._hold_until = loop.time() + RETAINED_WITHIN
+        loop.call_later(RETAINED_WITHIN, self.tables_changed)
 
     def tables_changed(self) -> None:
         """A table came online or went idle: games that wait may go out now."""
@@ -161,6 +171,8 @@ class DeskApi:
 
         if not self.club.linked:
             return []  # the broker is away: the games go out when it is back
+        if asyncio.get_running_loop().time() < self._hold_until:
+            return []  # the retained assigns are still coming
         sent = runner.dispatch()
         if tournaments.load(self.engine, runner.id).bracket.champion() is not None:
             self.runners.pop(runner.id, None)

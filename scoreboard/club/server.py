@@ -92,7 +92,7 @@ class Club:
         self._send({"type": "broker", "connected": up})
         if up:
             self.publish_roster()
-            self.desk.tables_changed()
+            self.desk.linked()
 
     def publish_roster(self) -> None:
         """The club's players (its database) for every table's setup screen; nothing without

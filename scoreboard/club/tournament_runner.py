@@ -72,8 +72,21 @@ class TournamentRunner:
         winner = sides[0] if side == "A" else sides[1]
         score = (frames.get("A", 0), frames.get("B", 0))
         kept = t.bracket.results.get(game)
-        if kept is not None and kept.winner == winner and kept.frames == score:
-            return True  # the same result again (MQTT delivers at least once): nothing new
+        if kept is not None:
+            if kept.winner != winner or kept.frames != score:  # a table's later match: not this
+                LOGGER.warning(
+                    "club: %s sent another result for %s, played already: not taken (the "
+                    "staff correct a result)",
+                    result.get("table"),
+                    game,
+                )
+            return kept.winner == winner and kept.frames == score  # the same again: taken
+        named = [p.replace("_", " ") for p in (result.get("players") or {}).values()]
+        if named and named != [str(p).replace("_", " ") for p in sides]:
+            LOGGER.warning(
+                "club: %s's result for %s names other players: not taken", result.get("table"), game
+            )
+            return False
         if not self._assigned_to(game, result.get("table")):
             LOGGER.warning(
                 "club: %s sent a result for %s, which it was not given: not taken",
@@ -94,6 +107,7 @@ class TournamentRunner:
         except TournamentError as exc:
             LOGGER.warning("club: %s's result for %s not taken: %s", result.get("table"), game, exc)
             return False
+        self.sent.pop(game, None)  # played: its table is free for another
         return True
 
     def _assigned_to(self, game: str, table) -> bool:

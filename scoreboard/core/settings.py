@@ -206,10 +206,11 @@ def lang_of(lines) -> str | None:
 
 
 def assign_of(lines) -> str | None:
-    """The club's assign a journal's match was set up for (its last `# setup for=`), or None."""
+    """The club's assign a journal's match was set up for (its last `# setup for=`), or None
+    (none, or cleared by an empty one: the match was set up again without it)."""
     found = None
     for line in lines:
         if line.startswith(ASSIGN_COMMENT):
             value = line[len(ASSIGN_COMMENT) :].strip()
-            found = value if ASSIGN_ID.match(value) else found
+            found = value if ASSIGN_ID.match(value) else None  # empty: cleared
     return found

@@ -9,6 +9,7 @@ import re
 from datetime import UTC, datetime
 
 from scoreboard.bridge.protocol import strict_loads
+from scoreboard.core.settings import ASSIGN_ID
 from scoreboard.texts.i18n import LANGUAGES
 
 PREFIX = "fp/v1"
@@ -140,4 +141,7 @@ def parse_roster(data: bytes) -> list[str] | None:
 def setup_args(assign: dict) -> dict:
     """The bridge's `setup` command arguments for an assign payload: its settings, and its id,
     which the match's result carries back (issue 22: the club's tournament moves on)."""
-    return {k: v for k, v in assign.items() if k in ASSIGN_KEYS} | {"assign": assign["id"]}
+    args = {k: v for k, v in assign.items() if k in ASSIGN_KEYS}
+    if ASSIGN_ID.match(assign["id"]):  # an id the table can journal (any other: untagged)
+        args["assign"] = assign["id"]
+    return args

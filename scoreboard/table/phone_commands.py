@@ -44,6 +44,8 @@ def setup(table, args: dict) -> tuple[bool, str]:
     answer: list[tuple[bool, str]] = []
     # Who sent it, for the log: a phone (the net process adds its id) or as the sender says.
     source = "phone" if args.get("phone") else str(args.get("source", "net"))[:20]
+    if args.get("phone") and "assign" in args:  # only the club's assigns name a tournament game
+        return False, "a phone cannot set the club's assign"
     payload = {k: v for k, v in args.items() if k not in ("phone", "source")}
     try:
         event = from_payload(payload, reply=lambda ok, m: answer.append((ok, m)), source=source)

@@ -143,6 +143,8 @@ class SetupFlow:
         if self.holds_already(items, settings):  # sent again: nothing to write (issue 21)
             return command.APPLIED
         comment = [line for line in lines if line.startswith((LANG_COMMENT, ASSIGN_COMMENT))]
+        if not settings.assign and assign_of(self.recorder.storage.lines) is not None:
+            comment.append(ASSIGN_COMMENT)  # other settings: no longer the club's game
         if self.commit(Outcome(items=items), mark=comment or [f"{LANG_COMMENT}{settings.lang}"]):
             self.follow_language()
         return command.APPLIED

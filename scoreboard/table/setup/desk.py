@@ -65,6 +65,9 @@ class SetupDesk:
         """A button while the setup is open: what it asks of the app (model.START, a hint key)
         or None; model.CLOSE has closed the setup already."""
         draft, asks = model.press(self.draft, key, held=held)
+        if draft.settings.assign and draft.settings.players != self.draft.settings.players:
+            # Other players than the club's assign named: not that tournament game any more.
+            draft = replace(draft, settings=replace(draft.settings, assign=""))
         if asks == model.CLOSE:
             self.close()
         elif draft != self.draft:
@@ -82,7 +85,9 @@ class SetupDesk:
     def started(self, settings: MatchSettings) -> None:
         """A match starts with `settings`: they are the last ones, their names the most recent."""
         self.draft = None
-        kept = replace(self.kept.used(*settings.players), last=settings, pending=None, draft=None)
+        # The club's assign tags this match only: the next starts from these without it.
+        last = replace(settings, assign="")
+        kept = replace(self.kept.used(*settings.players), last=last, pending=None, draft=None)
         self.store.save(kept)
 
     def set_roster(self, names: tuple[str, ...]) -> None:
