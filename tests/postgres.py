@@ -23,7 +23,10 @@ def binaries() -> str | None:
 class Postgres:
     def __init__(self) -> None:
         self.bin = binaries()
-        self.folder = tempfile.mkdtemp(prefix="scoreboard-pg-")
+        # Not under TMPDIR: `make mutate` points it into the clone, which may be a private
+        # (0700) folder the `postgres` user cannot enter.
+        base = "/dev/shm" if os.access("/dev/shm", os.W_OK | os.X_OK) else "/tmp"
+        self.folder = tempfile.mkdtemp(prefix="scoreboard-pg-", dir=base)
         self.data = os.path.join(self.folder, "data")
         self.port = free_port()
         self.as_user: list[str] = []
