@@ -21,10 +21,11 @@ def play_out(bracket: Bracket, rng: random.Random) -> list[tuple[str, str, str]]
     """Play every game as it becomes ready, a random winner each; (game, a, b) in order."""
     log = []
     while ready := bracket.ready():
+        seated = [p for g in ready for p in bracket.sides(g.id)]
+        assert len(seated) == len(set(seated))  # nobody is asked to two tables at once
         game = rng.choice(ready)  # tables finish in any order
         a, b = bracket.sides(game.id)
-        for other in log:  # nobody is in two games at once: each game's players are free
-            assert other[0] != game.id
+        assert game.id not in [g for g, _, _ in log]  # no game played twice
         bracket.record(game.id, rng.choice((a, b)), frames=(2, 1))
         log.append((game.id, a, b))
     return log

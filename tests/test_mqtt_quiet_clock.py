@@ -18,8 +18,8 @@ import json
 from bridge_helpers import table
 from broker import Listener
 from helpers import press, settle, until
+from mqtt_table import table_config
 
-from scoreboard import config as configuration
 from scoreboard.bridge import socket_path
 from scoreboard.bridge.client import TableClient
 from scoreboard.mqtt import topics
@@ -35,17 +35,8 @@ STEP = 0.01  # the table's loop runs every STEP of simulated time in the window
 
 def quiet_clock_config(broker):
     """The table on gpio pocket sensors, publishing to `broker`, a 60 s shot clock."""
-    cfg = configuration.default()
-    mqtt = configuration.loads(
-        f'[mqtt]\nenabled = true\nhost = "127.0.0.1"\nport = {broker.port}\ntable = "{TABLE}"\n'
-        "keepalive = 2\n"
-    ).mqtt
-    return dataclasses.replace(
-        cfg,
-        sensors=dataclasses.replace(cfg.sensors, source="gpio"),
-        shot_clock=dataclasses.replace(cfg.shot_clock, seconds=60.0),
-        mqtt=mqtt,
-    )
+    cfg = table_config(broker, TABLE)
+    return dataclasses.replace(cfg, shot_clock=dataclasses.replace(cfg.shot_clock, seconds=60.0))
 
 
 class Screens:

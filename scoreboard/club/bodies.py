@@ -1,5 +1,6 @@
-"""A staff write's body on the club's server: JSON (RFC 8259's: no NaN), an object, arrived in
-time (net/listen.py read_body); aiohttp's HTTP errors say what is wrong."""
+"""What the club's desk endpoints (players, tournaments) share: a staff write's body, JSON (RFC
+8259's: no NaN), an object, arrived in time (net/listen.py read_body); and the club's database,
+or a 503 that says what to install. aiohttp's HTTP errors say what is wrong."""
 
 from aiohttp import web
 
@@ -17,3 +18,17 @@ async def json_object(request: web.Request) -> dict:
     if not isinstance(body, dict):
         raise web.HTTPBadRequest(text="send a JSON object")
     return body
+
+
+NO_DATABASE = (
+    "the club runs without its database: install the desk extra (pip install '.[desk]') and "
+    "start scoreboard club again"
+)
+
+
+def database(engine):
+    """`engine`, or 503 when the club has none; asked before scoreboard.clubdb is imported,
+    which needs the desk extra (SQLAlchemy)."""
+    if engine is None:
+        raise web.HTTPServiceUnavailable(text=NO_DATABASE)
+    return engine

@@ -10,14 +10,10 @@ import logging
 
 from aiohttp import web
 
-from scoreboard.club.bodies import json_object
+from scoreboard.club.bodies import database, json_object
 
 LOGGER = logging.getLogger("scoreboard.club")
 RETAINED_WITHIN = 2.0  # seconds after connecting for the broker's retained messages to come
-NO_DATABASE = (
-    "the club runs without its database: install the desk extra (pip install '.[desk]') and "
-    "start scoreboard club again"
-)
 
 
 class DeskApi:
@@ -54,9 +50,9 @@ class DeskApi:
     def seen(self, view: dict) -> None:
         """A table's view changed: if it now holds another game of a tournament (its assign
         came back from the broker), that tournament's pages draw it at the table."""
-        from scoreboard.club.tournament_runner import parse_assign_id
+        from scoreboard.club.tournament_runner import held
 
-        parsed = parse_assign_id((view.get("assign") or {}).get("id"))
+        parsed = held([view]).get(view["table"])
         if parsed is None or parsed[0] not in self.runners:
             return
         if self._shown.get(view["table"]) != parsed:
@@ -82,7 +78,7 @@ class DeskApi:
         """`{"name", "format": "single"|"double", "players": [ids], "race", "target",
         "draw_seed", "tables": [ids]}`: a new tournament, its first games out at once."""
         self.club.check_staff(request)
-        engine = self._engine()  # first: without the desk extra, clubdb cannot be imported
+        engine = database(self.engine)  # first: without the desk extra, clubdb cannot be imported
         from scoreboard.clubdb import tournaments
         from scoreboard.clubdb.tournaments import TournamentError
 
@@ -103,8 +99,7 @@ class DeskApi:
         return web.json_response({"ok": True, "id": tid, "sent": sent}, status=201)
 
     async def show(self, request: web.Request) -> web.Response:
-        engine = self._engine()  # first: without the desk extra, clubdb cannot be imported
-        from scoreboard.club.tournament_runner import parse_assign_id
+        engine = database(self.engine)  # first: without the desk extra, clubdb cannot be imported
         from scoreboard.clubdb import tournaments
         from scoreboard.clubdb.tournaments import TournamentError
 
@@ -113,11 +108,13 @@ class DeskApi:
         except (TournamentError, ValueError):
             raise web.HTTPNotFound(text="no such tournament") from None
         b = t.bracket
-        at = {}  # the games in play, at their tables: the tables' assigns not yet played
-        for view in self.club.hall.views():
-            parsed = parse_assign_id((view.get("assign") or {}).get("id"))
-            if parsed and parsed[0] == t.id and parsed[1] not in b.results:
-                at[parsed[1]] = view["name"] or view["table"]
+        names = {v["table"]: v["name"] or v["table"] for v in self.club.hall.views()}
+        runner = self.runners.get(t.id)
+        at = (
+            {g: names.get(table, table) for g, table in runner.at_tables(b.results).items()}
+            if runner
+            else {}
+        )
         games = []
         for game in b.games:
             a, bb = b.sides(game.id)
@@ -147,11 +144,6 @@ class DeskApi:
         )
 
     # -- helpers ------------------------------------------------------------------------------
-    def _engine(self):
-        if self.engine is None:
-            raise web.HTTPServiceUnavailable(text=NO_DATABASE)
-        return self.engine
-
     def _run(self, tid: int):
         from scoreboard.club.tournament_runner import TournamentRunner
         from scoreboard.clubdb import tournaments
@@ -167,14 +159,13 @@ class DeskApi:
         return self.runners[tid]
 
     def _dispatch(self, runner) -> list:
-        from scoreboard.clubdb import tournaments
 
         if not self.club.linked:
             return []  # the broker is away: the games go out when it is back
         if asyncio.get_running_loop().time() < self._hold_until:
             return []  # the retained assigns are still coming
         sent = runner.dispatch()
-        if tournaments.load(self.engine, runner.id).bracket.champion() is not None:
+        if runner.over:
             self.runners.pop(runner.id, None)
             LOGGER.info("club: tournament %s is over", runner.id)
         return sent

@@ -6,14 +6,9 @@ import asyncio
 
 from aiohttp import web
 
-from scoreboard.club.bodies import json_object
+from scoreboard.club.bodies import database, json_object
 
 # scoreboard.clubdb needs the desk extra (SQLAlchemy): imported where a database is there.
-
-NO_DATABASE = (
-    "the club runs without its database: install the desk extra (pip install '.[desk]') and "
-    "start scoreboard club again"
-)
 
 
 class PlayersApi:
@@ -32,7 +27,7 @@ class PlayersApi:
         ]
 
     async def roster(self, request: web.Request) -> web.Response:
-        engine = self._engine()  # first: without the desk extra, clubdb cannot be imported
+        engine = database(self.engine)  # first: without the desk extra, clubdb cannot be imported
         from scoreboard.clubdb import players
 
         return web.json_response({"players": await asyncio.to_thread(players.roster, engine)})
@@ -59,14 +54,9 @@ class PlayersApi:
         return web.json_response({"ok": True})
 
     # -- helpers ------------------------------------------------------------------------------
-    def _engine(self):
-        if self.engine is None:
-            raise web.HTTPServiceUnavailable(text=NO_DATABASE)
-        return self.engine
-
     async def _staff_body(self, request: web.Request) -> dict:
         self.club.check_staff(request)
-        self._engine()
+        database(self.engine)
         return await json_object(request)
 
     async def _do(self, name: str, *args, **kwargs):

@@ -52,6 +52,7 @@ class TournamentRunner:
         # What this runner sent, until the broker's copy is in the hall's views: a game is
         # never sent twice because two tables changed before the first assign came back.
         self.sent: dict[str, str] = {}  # game -> table
+        self.over = False  # the champion is known (as of the last dispatch)
 
     # -- a table's result ---------------------------------------------------------------------
     def result(self, result: dict) -> bool:
@@ -114,29 +115,24 @@ class TournamentRunner:
         """Whether `table` was given `game`: the runner sent it there, or the table's retained
         assign says so (after a restart of the club). The table's name comes from the topic
         its result came on, which the broker's ACL lets only that table write."""
-        if self.sent.get(game) == table:
-            return True
-        for view in self.views():
-            if view["table"] == table:
-                return parse_assign_id((view.get("assign") or {}).get("id")) == (self.id, game)
-        return False
+        return self.sent.get(game) == table or held(self.views()).get(table) == (self.id, game)
+
+    def at_tables(self, decided) -> dict[str, str]:
+        """The games of this tournament out and not decided yet, by game: the table each
+        is at (what the tables' assigns say, and what this runner sent since)."""
+        out = {g: t for t, (tid, g) in held(self.views()).items() if tid == self.id}
+        out |= self.sent
+        return {game: table for game, table in out.items() if game not in decided}
 
     # -- the next games -----------------------------------------------------------------------
     def dispatch(self) -> list[tuple[str, str]]:
         """Send each ready game not yet out to a free table, in the bracket's order; the
-        (table, game) pairs sent."""
+        (table, game) pairs sent. `over` says whether the tournament has its champion."""
         t = tournaments.load(self.engine, self.id)
+        self.over = t.bracket.champion() is not None
         views = [v for v in self.views() if self.tables is None or v["table"] in self.tables]
-        out, busy = set(), set()
-        for view in views:
-            parsed = parse_assign_id((view.get("assign") or {}).get("id"))
-            if parsed and parsed[0] == self.id and parsed[1] not in t.bracket.results:
-                out.add(parsed[1])  # sent, not played yet: that table is taken
-                busy.add(view["table"])
-        for game, table in self.sent.items():
-            if game not in t.bracket.results:
-                out.add(game)
-                busy.add(table)
+        out = self.at_tables(t.bracket.results)  # sent, not played yet: those tables are taken
+        busy = set(out.values())
         free = [
             v["table"]
             for v in sorted(views, key=lambda v: v["table"])
@@ -156,3 +152,14 @@ class TournamentRunner:
             self.sent[game.id] = table
             sent.append((table, game.id))
         return sent
+
+
+def held(views: list[dict]) -> dict[str, tuple[int, str]]:
+    """The tournament game each table's retained assign names, by table (the hall's views);
+    tables holding no tournament's game are left out."""
+    out = {}
+    for view in views:
+        parsed = parse_assign_id((view.get("assign") or {}).get("id"))
+        if parsed is not None:
+            out[view["table"]] = parsed
+    return out

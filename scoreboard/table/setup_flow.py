@@ -115,9 +115,10 @@ class SetupFlow:
         return max(RESULT_SECONDS, len(PAGES) * self.config.display.page_seconds)
 
     def _breaker_for(self, settings: MatchSettings) -> str:
-        """Who breaks, for settings that do not say (issue 22): the same two players who chose
-        at the table and have not shot yet keep their choice ("Олена breaks"); anyone else
-        lags for it (a choice of the last match is never carried into another)."""
+        """Who breaks, for settings that do not say (issue 22; GR-8: the lag decides, or the
+        players agree beforehand): the same two players who chose at the table and have not
+        shot yet keep their choice ("Олена breaks"); anyone else lags for it (a choice of the
+        last match is never carried into another)."""
         state = self.match.state
         chosen = self.match.phase == Phase.BREAK and state.breaker in ("A", "B")
         same = [log_name(p) for p in settings.players] == [log_name(p) for p in state.players]
