@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from bridge_helpers import table, web_config
 from helpers import PATIENCE, press
+from mqtt_table import write_journal
 
 from scoreboard.core.matchlog import replay
 from scoreboard.net.server import HUB, TABLE, make_app
@@ -68,6 +69,20 @@ async def test_api_state_reads_the_journal_when_the_table_is_not_running(tmp_pat
     response = await client.get("/api/state")
     assert response.status == 200
     assert (await response.json())["breaker"] == "B"
+
+
+async def test_api_state_without_a_journal_is_a_new_match_and_a_broken_one_is_503(
+    tmp_path, aiohttp_client
+):
+    """As `status --json`: no journal is the match a new table starts with; a journal that
+    does not replay is no state at all (the table's log says why)."""
+    client = await aiohttp_client(make_app(tmp_path / "new"))
+    response = await client.get("/api/state")
+    assert response.status == 200 and (await response.json())["phase"] == "lag"
+    write_journal(tmp_path / "broken", ["players Olena Taras", "shot pots=99"])
+    client = await aiohttp_client(make_app(tmp_path / "broken"))
+    response = await client.get("/api/state")
+    assert response.status == 503 and "no state" in await response.text()
 
 
 async def test_events_send_the_state_on_connect_then_each_change_then_heartbeats(

@@ -200,7 +200,7 @@ async def api_state(request: web.Request) -> web.Response:
         try:
             lines = (await asyncio.to_thread(read_journal, request.app[STATE_DIR])).lines
             snapshot = replay(lines).snapshot()
-        except Exception as exc:  # no journal, unreadable, or one that does not replay
+        except Exception as exc:  # unreadable, or one that does not replay (none: a new match)
             raise web.HTTPServiceUnavailable(text=f"no state: {exc}") from None
     else:
         snapshot = message["state"]
