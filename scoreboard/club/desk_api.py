@@ -36,6 +36,7 @@ class DeskApi:
 
     def routes(self) -> list:
         return [
+            web.get("/api/tournaments", self.listing),
             web.post("/api/tournaments", self.create),
             web.get("/api/tournaments/{id}", self.show),
         ]
@@ -97,6 +98,15 @@ class DeskApi:
             raise web.HTTPBadRequest(text=str(exc)) from None
         sent = self._dispatch(self._run(tid))
         return web.json_response({"ok": True, "id": tid, "sent": sent}, status=201)
+
+    async def listing(self, request: web.Request) -> web.Response:
+        """Every tournament, newest first (the desk's page lists them)."""
+        engine = database(self.engine)  # first: without the desk extra, clubdb cannot be imported
+        from scoreboard.clubdb import tournaments
+
+        return web.json_response(
+            {"tournaments": await asyncio.to_thread(tournaments.listed, engine)}
+        )
 
     async def show(self, request: web.Request) -> web.Response:
         engine = database(self.engine)  # first: without the desk extra, clubdb cannot be imported

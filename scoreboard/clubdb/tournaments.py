@@ -187,3 +187,25 @@ def in_play(engine: Engine) -> list[int]:
     with engine.connect() as db:
         ids = [r.id for r in db.execute(select(tournaments.c.id).order_by(tournaments.c.id))]
     return [tid for tid in ids if load(engine, tid).bracket.champion() is None]
+
+
+def listed(engine: Engine) -> list[dict]:
+    """Every tournament, newest first: what the desk lists (its players, its champion if any)."""
+    with engine.connect() as db:
+        rows = db.execute(
+            select(tournaments.c.id, tournaments.c.created).order_by(tournaments.c.id.desc())
+        ).all()
+        out = []
+        for tid, created in rows:
+            t = _load(db, tid)
+            out.append(
+                {
+                    "id": t.id,
+                    "name": t.name,
+                    "format": t.format,
+                    "players": len(t.player_ids),
+                    "champion": t.bracket.champion(),
+                    "created": created.isoformat(),
+                }
+            )
+    return out

@@ -1,0 +1,99 @@
+// The club's desk for the staff: players and tournaments. Reading is open; every write asks
+// for the staff password (the browser asks it once, as for a table's next match).
+"use strict";
+
+const el = (tag, props = {}, ...children) => {
+  const e = Object.assign(document.createElement(tag), props);
+  e.append(...children);
+  return e;
+};
+
+async function send(method, url, body) {
+  const r = await fetch(url, { method, headers: { "Content-Type": "application/json" },
+                               body: JSON.stringify(body) });
+  return { ok: r.ok, text: r.ok ? "" : await r.text(), json: r.ok ? await r.json() : null };
+}
+
+function say(id, answer, done) {
+  const out = document.getElementById(id);
+  out.className = answer.ok ? "" : "bad";
+  out.textContent = answer.ok ? done : answer.text;
+}
+
+async function players() {
+  const { players } = await (await fetch("/api/players")).json();
+  const body = document.querySelector("#players tbody");
+  const entrants = document.getElementById("entrants");
+  body.replaceChildren();
+  entrants.replaceChildren();
+  for (const p of players) {
+    const rename = el("button", { type: "button", textContent: "rename" });
+    rename.onclick = async () => {
+      const name = prompt(`A new name for ${p.name}`, p.name);
+      if (name) await act(`/api/players/${p.id}/rename`, { name });
+    };
+    const merge = el("select", {}, el("option", { value: "", textContent: "the same as…" }),
+      ...players.filter((q) => q.id !== p.id)
+        .map((q) => el("option", { value: q.id, textContent: q.name })));
+    merge.onchange = async () => {
+      const into = Number(merge.value);
+      if (into && confirm(`${p.name} is ${merge.selectedOptions[0].textContent}: merge them?`))
+        await act(`/api/players/${p.id}/merge`, { into });
+    };
+    body.append(el("tr", {}, el("td", { textContent: p.name }),
+      el("td", { textContent: p.full_name || "" }), el("td", { textContent: p.nickname || "" }),
+      el("td", {}, rename, merge)));
+    entrants.append(el("label", {}, el("input", { type: "checkbox", value: p.id }), " " + p.name));
+  }
+}
+
+async function act(url, body) {
+  const answer = await send("POST", url, body);
+  if (!answer.ok) alert(answer.text);
+  await players();
+}
+
+async function tables() {
+  const { tables } = await (await fetch("/api/tables")).json();
+  document.getElementById("tables").replaceChildren(...tables.map((t) =>
+    el("label", {}, el("input", { type: "checkbox", value: t.table }), " " + (t.name || t.table))));
+}
+
+async function tournaments() {
+  const { tournaments } = await (await fetch("/api/tournaments")).json();
+  document.getElementById("tournaments").replaceChildren(...tournaments.map((t) =>
+    el("li", {}, el("a", { href: `/tournament/${t.id}`, textContent: t.name }),
+      ` — ${t.format}, ${t.players} players, ` +
+      (t.champion ? `won by ${t.champion}` : "in play"))));
+}
+
+const ticked = (id) =>
+  [...document.querySelectorAll(`#${id} input:checked`)].map((i) => i.value);
+
+document.getElementById("create").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const f = e.target;
+  const body = { name: f.name.value, format: f.format.value, race: Number(f.race.value),
+                 target: Number(f.target.value), players: ticked("entrants").map(Number) };
+  if (f.seeding.value === "draw")
+    body.draw_seed = f.draw.value === "" ? Math.floor(Math.random() * 1e6) : Number(f.draw.value);
+  const chosen = ticked("tables");
+  if (chosen.length) body.tables = chosen;
+  const answer = await send("POST", "/api/tournaments", body);
+  say("answer", answer, answer.ok ? `started (draw number ${body.draw_seed ?? "—"}): ` +
+      `${answer.json.sent.length} games went to the tables` : "");
+  if (answer.ok) location.href = `/tournament/${answer.json.id}`;
+});
+
+document.getElementById("add").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const f = e.target;
+  const answer = await send("POST", "/api/players",
+    { name: f.name.value, full_name: f.full_name.value, nickname: f.nickname.value });
+  say("added", answer, answer.ok ? `${f.name.value} added` : "");
+  if (answer.ok) { f.reset(); await players(); }
+});
+
+players();
+tables();
+tournaments();

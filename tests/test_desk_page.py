@@ -1,0 +1,80 @@
+"""The staff's desk page (issue 22): the club's players and its tournaments, in a real browser
+(Playwright driving Debian's chromium, under the page's own content security policy). Staff
+add players and start a tournament from it with the staff password; anyone lists the
+tournaments."""
+
+import asyncio
+
+from aiohttp import web
+from helpers import PATIENCE
+from test_club_browser import playwright
+from test_club_players import run
+
+from scoreboard.club.results import ResultBook
+from scoreboard.club.server import Club
+from scoreboard.clubdb import players, tournaments
+from scoreboard.clubdb.database import open_database
+from scoreboard.desk.bracket import DOUBLE, SINGLE
+
+
+def test_anyone_lists_the_tournaments_newest_first_with_their_champions(tmp_path, database_url):
+    engine = open_database(database_url)
+    ids = [players.add(engine, n) for n in ("Олена", "Тарас", "Ія")]
+    first = tournaments.create(engine, "Monday", SINGLE, ids[:2], draw_seed=1)
+    tournaments.record(engine, first, "W1-1", "Тарас", frames=(0, 2), by="staff")
+    second = tournaments.create(engine, "Friday", DOUBLE, ids, draw_seed=2)
+
+    async def body(http, staff):
+        listed = (await (await http.get("/api/tournaments")).json())["tournaments"]
+        assert [(t["id"], t["name"], t["players"], t["champion"]) for t in listed] == [
+            (second, "Friday", 3, None),
+            (first, "Monday", 2, "Тарас"),
+        ]
+        assert listed[0]["format"] == DOUBLE and listed[0]["created"]
+
+    run(body, tmp_path, engine)
+
+
+def test_staff_add_players_and_start_a_tournament_from_the_desk(tmp_path, chromium):
+    engine = open_database(f"sqlite:///{tmp_path}/club.db")
+    players.add(engine, "Олена")
+
+    async def body():
+        club = Club(book=ResultBook(tmp_path / "book"), staff_password="cue", database=engine)
+        runner = web.AppRunner(club.app())
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        url = f"http://127.0.0.1:{site._server.sockets[0].getsockname()[1]}"
+        async with playwright.async_playwright() as p:
+            browser = await p.chromium.launch(executable_path=chromium, timeout=PATIENCE * 1000)
+            context = await browser.new_context(
+                http_credentials={"username": "staff", "password": "cue"}
+            )
+            page = await context.new_page()
+            page.set_default_timeout(PATIENCE * 1000)
+            await page.goto(f"{url}/desk")
+            for name in ("Тарас", "Ія", "Петро"):
+                await page.fill("#add [name=name]", name)
+                await page.click("#add button")
+                await page.wait_for_selector(f"#entrants label:has-text('{name}')")
+            await page.fill("#create [name=name]", "Friday Cup")
+            await page.select_option("#create [name=format]", "single")
+            await page.fill("#create [name=draw]", "2026")
+            for box in await page.query_selector_all("#entrants input"):
+                await box.check()
+            await page.click("#create button")
+            await page.wait_for_url("**/tournament/*")
+            await page.goto(f"{url}/desk")
+            await page.wait_for_selector("#tournaments li:has-text('Friday Cup')")
+            listed = await page.inner_text("#tournaments")
+            await browser.close()
+        await runner.cleanup()
+        return listed
+
+    listed = asyncio.run(body())
+    (made,) = tournaments.listed(engine)
+    t = tournaments.load(engine, made["id"])
+    assert (t.name, t.format, t.draw_seed) == ("Friday Cup", SINGLE, 2026)
+    assert sorted(t.bracket.players) == sorted(["Олена", "Тарас", "Ія", "Петро"])
+    assert "4 players, in play" in listed
