@@ -83,6 +83,19 @@ def test_the_bracket_moves_on_as_the_tables_results_arrive(broker, tmp_path, chr
             page.set_default_timeout(PATIENCE * 1000)
             await page.goto(f"http://127.0.0.1:{port}/tournament/{tid}")
             await page.wait_for_function("document.querySelectorAll('.game.playing').length == 4")
+            # Above the bracket: each game at its table, waiting for the players' press...
+            await page.wait_for_function("document.querySelectorAll('#live .waiting').length == 4")
+            # ...then live, as the table's own card has it, once the players have started.
+            a, b = club.hall.tables["t1"].assign["players"]
+            lines = match_lines("2026-12-04T09:00:00Z", a, b, pots=(3,))
+            publishers[0].take(state_message(lines))
+            score = replay(lines).snapshot()["score"]
+            await page.wait_for_function("document.querySelectorAll('#live .playing').length == 1")
+            live = await page.inner_text("#live .playing")
+            game = club.hall.tables["t1"].assign["id"].split("-", 1)[1]
+            assert "Table 1" in live and game in live and a in live and b in live
+            assert f"{score['A']} : {score['B']}" in live and score != {"A": 0, "B": 0}
+            publishers[0].take(state_message(["players A B", "race 1"]))  # over: idle again
             # The tables finish: A wins each first-round game; the results carry the assigns.
             for n, table in enumerate(("t1", "t2", "t3", "t4")):
                 assign = club.hall.tables[table].assign

@@ -42,11 +42,14 @@ async function drawBracket() {
   const champion = document.getElementById("champion");
   champion.hidden = !t.champion;
   champion.textContent = t.champion ? "Champion: " + t.champion : "";
+  window.tournament = t;
+  window.drawLive();
   window.bracketDrawn = (window.bracketDrawn || 0) + 1;
 }
 
 window.onMessage = (message) => {
   if (message.type === "tournament" && String(message.id) === tournamentId) drawBracket();
+  else if (message.type === "table" || message.type === "hall") window.drawLive();
 };
 follow();
 drawBracket();
