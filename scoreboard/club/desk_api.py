@@ -74,6 +74,18 @@ class DeskApi:
             if self._dispatch(runner):
                 self.club.tell_pages({"type": "tournament", "id": runner.id})
 
+    def holding(self, table: str) -> str | None:
+        """The tournament game `table` holds and has not played yet, in words (None: none): a
+        staff's assign by hand must not overwrite it, or the game would wait for ever."""
+        from scoreboard.clubdb import tournaments
+
+        for runner in list(self.runners.values()):
+            t = tournaments.load(self.engine, runner.id)
+            for game, at in runner.at_tables(t.bracket.results).items():
+                if at == table:
+                    return f"game {game} of {t.name}"
+        return None
+
     # -- the web ------------------------------------------------------------------------------
     async def create(self, request: web.Request) -> web.Response:
         """`{"name", "format": "single"|"double", "players": [ids], "race", "target",

@@ -213,6 +213,11 @@ class Club:
             raise web.HTTPNotFound(text="no such table")
         if self.client is None or not self.linked:
             raise web.HTTPServiceUnavailable(text="the club is not connected to the broker")
+        if held := self.desk.holding(table):
+            raise web.HTTPConflict(
+                text=f"{table} holds {held}, not played yet: give it as a walkover or move it "
+                "to another table on the desk first"
+            )
         if request.method == "DELETE":
             self.client.assign(table, None)
             return web.json_response({"ok": True})
