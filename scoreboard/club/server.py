@@ -17,6 +17,7 @@ from aiohttp import web
 from scoreboard.bridge.protocol import strict_loads
 from scoreboard.club.desk_api import DeskApi
 from scoreboard.club.hall import Hall
+from scoreboard.club.player_pages import PlayerPages
 from scoreboard.club.players_api import PlayersApi
 from scoreboard.club.results import BadResult, ResultBook
 from scoreboard.core.settings import NAME_LETTERS, OPTIONS
@@ -52,6 +53,7 @@ class Club:
         self.hall = Hall()
         self.players = PlayersApi(self, database)  # the club's players (its database)
         self.desk = DeskApi(self, database)  # its tournaments, played on the tables
+        self.player_pages = PlayerPages(self, database)  # each player's page, read only
         self._status: dict[str, str] = {}  # each table's status last seen (idle, playing...)
         self.book = book
         self.client = client  # ClubClient, for assign; None in tests that only read
@@ -175,6 +177,7 @@ class Club:
                 web.get("/results.csv", self.results_csv),
                 web.get("/favicon.ico", favicon),
                 *self.players.routes(),
+                *self.player_pages.routes(),
                 *self.desk.routes(),
                 web.static("/static", STATIC),
             ]
