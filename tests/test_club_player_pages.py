@@ -53,6 +53,7 @@ def test_who_plays_next_where_waiting_for_a_table_or_for_the_opponent(database_u
     (a1, b1), (a2, b2) = b.sides("W1-1"), b.sides("W1-2")
     assert runner.next_for(a1) | {"tournament": 0} == {
         "tournament": 0,
+        "tournament_name": "Friday",
         "game": "W1-1",
         "stage": "W",
         "round": 1,
@@ -115,6 +116,7 @@ def test_anyone_reads_the_players_and_a_players_page(tmp_path, database_url):
         assert data["next"] == [
             {
                 "tournament": tid,
+                "tournament_name": "Friday",
                 "game": "W1-1",
                 "stage": "W",
                 "round": 1,

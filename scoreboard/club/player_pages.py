@@ -10,6 +10,7 @@ reload themselves every 30 s: the next game's table appears without a touch."""
 import asyncio
 import html
 import io
+from datetime import UTC, datetime
 
 from aiohttp import web
 
@@ -90,7 +91,7 @@ class PlayerPages:
         rating = "not rated yet" if p["rating"] is None else f"rating {p['rating']}"
         nexts = "".join(f"<li>{_next(n)}</li>" for n in p["next"]) or "<li>no game in play</li>"
         rows = "".join(
-            f"<tr><td>{e(m['ended'] or '')}</td><td>{e(m['table'])}</td><td>{e(m['opponent'])}"
+            f"<tr><td>{_when(m['ended'])}</td><td>{e(m['table'])}</td><td>{e(m['opponent'])}"
             f"</td><td>{m['frames'][0]}:{m['frames'][1]}</td>"
             f"<td>{m['after']:.0f} ({m['after'] - m['before']:+.0f})</td></tr>"
             for m in p["last_matches"]
@@ -131,6 +132,15 @@ class PlayerPages:
         return web.Response(body=out.getvalue(), content_type="image/svg+xml")
 
 
+def _when(ended: str | None) -> str:
+    """When a match ended, short, in the club's time zone (a phone's narrow screen)."""
+    try:
+        moment = datetime.strptime(ended or "", "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+    except ValueError:
+        return ""
+    return moment.astimezone().strftime("%d.%m %H:%M")
+
+
 def _round(rating: float | None) -> int | None:
     return None if rating is None else round(rating)
 
@@ -145,7 +155,7 @@ def _next(game: dict) -> str:
         if game["opponent"]
         else "waiting for the opponent"
     )
-    return f"{e(game['game'])} {against}: {where}"
+    return f"{e(game['tournament_name'])}, {e(game['game'])} {against}: {where}"
 
 
 def _page(title: str, body: str) -> web.Response:

@@ -129,7 +129,8 @@ class TournamentRunner:
         """The game of this tournament `player` plays next (not decided yet), or None: its
         id, round, the opponent (None: not known yet), and the table it is at (None: none
         yet). A player is in one such game at a time."""
-        b = tournaments.load(self.engine, self.id).bracket
+        t = tournaments.load(self.engine, self.id)
+        b = t.bracket
         at = self.at_tables(b.results)
         for game in b.games:
             sides = b.sides(game.id)
@@ -138,6 +139,7 @@ class TournamentRunner:
             other = sides[1] if sides[0] == player else sides[0]
             return {
                 "tournament": self.id,
+                "tournament_name": t.name,
                 "game": game.id,
                 "stage": game.stage,
                 "round": game.round,
