@@ -3,12 +3,14 @@ SQLite and on PostgreSQL: a result kept once, a changed one replacing it, and th
 of a club that had no database (results-*.jsonl) imported whole, each result once."""
 
 import json
+import logging
 
 from scoreboard.club.book_import import import_books
 from scoreboard.club.results import ResultBook
 from scoreboard.club.server import Club
 from scoreboard.clubdb import matches
 from scoreboard.clubdb.database import open_database
+from scoreboard.commands.club import import_results
 from scoreboard.mqtt import topics
 from scoreboard.mqtt.results import digest
 
@@ -92,3 +94,22 @@ def test_the_result_books_are_imported_every_result_once(tmp_path, database_url)
     third = import_books(engine, folder)
     assert (third.kept, third.replaced, third.same) == (0, 1, 11)
     assert matches.count(engine) == 12
+
+
+def test_the_club_says_at_its_start_what_it_imported_and_each_line_it_skipped(tmp_path, caplog):
+    folder = tmp_path / "club-data"
+    ResultBook(folder).add(result())
+    with open(folder / "results-2026-12-03.jsonl", "a", encoding="utf-8") as f:
+        f.write('{"torn\n')
+    engine = open_database(f"sqlite:///{tmp_path}/club.db")
+    with caplog.at_level(logging.INFO, logger="scoreboard.club"):
+        import_results(engine, folder)
+    said = [r.getMessage() for r in caplog.records]
+    assert (
+        "club: the result books in the database: 1 new, 0 replaced, 0 held already, "
+        "1 skipped" in said
+    )
+    assert (
+        "club: result book results-2026-12-03.jsonl:2: not JSON (a line torn by a power "
+        "cut): skipped" in said
+    )
