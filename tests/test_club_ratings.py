@@ -2,11 +2,15 @@
 SQLite and on PostgreSQL: in the order the matches ended, recomputed when a result is replaced
 or two players merged, and used to seed a tournament."""
 
-import pytest
+from datetime import UTC, datetime
 
-from scoreboard.clubdb import matches, players, tournaments
-from scoreboard.clubdb.database import open_database
+import pytest
+from sqlalchemy import create_engine, insert, update
+
+from scoreboard.clubdb import matches, players, schema, tournaments
+from scoreboard.clubdb.database import migrate, open_database
 from scoreboard.clubdb.ratings import club_ratings
+from scoreboard.clubdb.schema import player_names
 from scoreboard.desk.bracket import SINGLE
 from scoreboard.desk.ratings import START, replay
 from scoreboard.mqtt.results import digest
@@ -71,3 +75,60 @@ def test_a_tournament_not_drawn_is_seeded_by_the_clubs_ratings(database_url):
     keep(engine, "Cid", "Bob", (3, 1), hour=11)
     tid = tournaments.create(engine, "Friday", SINGLE, ids)
     assert tournaments.load(engine, tid).bracket.players == ["Dan", "Cid", "Bob", "Ann"]
+
+
+def test_a_renamed_player_keeps_their_matches_and_a_freed_name_takes_none(database_url):
+    """Тарас renamed Тарас Б when a second Taras joined, who took the name "Тарас": the
+    matches played before are the first Taras's, those after the second's."""
+    engine = open_database(database_url)
+    players.add(engine, "Olena")
+    taras = players.add(engine, "Тарас")
+    with engine.begin() as db:  # the roster made the day before the matches
+        db.execute(update(player_names).values(since=datetime(2026, 12, 2, tzinfo=UTC)))
+    keep(engine, "Olena", "Тарас", (0, 2), hour=10)
+    players.rename(engine, taras, "Тарас Б")
+    players.add(engine, "Тарас")  # now: after 10:30
+    assert set(club_ratings(engine).rating) == {"Olena", "Тарас Б"}
+    with engine.begin() as db:  # the second Taras since 11:00
+        db.execute(
+            update(player_names)
+            .where(player_names.c.since > datetime(2026, 12, 3, tzinfo=UTC))
+            .values(since=datetime(2026, 12, 3, 11, tzinfo=UTC))
+        )
+    keep(engine, "Olena", "Тарас", (2, 1), hour=12)
+    found = club_ratings(engine)
+    assert [h["opponent"] for h in found.history["Olena"]] == ["Тарас Б", "Тарас"]
+    assert len(found.history["Тарас Б"]) == len(found.history["Тарас"]) == 1
+
+
+def test_the_migration_gives_the_players_of_an_older_club_their_names(tmp_path):
+    engine = create_engine(f"sqlite:///{tmp_path}/club.db")
+    migrate(engine, "0001")
+    made = datetime(2026, 11, 1, tzinfo=UTC)
+    with engine.begin() as db:
+        db.execute(
+            insert(schema.players),
+            [
+                {
+                    "id": 1,
+                    "name": "Olena",
+                    "key": "olena",
+                    "full_name": "",
+                    "nickname": "",
+                    "merged_into": None,
+                    "created": made,
+                },
+                {
+                    "id": 2,
+                    "name": "Olena K",
+                    "key": "merged 2: olena_k",
+                    "full_name": "",
+                    "nickname": "",
+                    "merged_into": 1,
+                    "created": made,
+                },
+            ],
+        )
+    engine = open_database(f"sqlite:///{tmp_path}/club.db")  # the newest schema
+    keep(engine, "Olena_K", "Taras", (2, 0), hour=10)
+    assert set(club_ratings(engine).rating) == {"Olena", "Taras"}

@@ -56,10 +56,10 @@ def in_order(engine: Engine) -> list:
     with engine.connect() as db:
         rows = db.execute(select(matches).order_by(matches.c.table_id, matches.c.match_id)).all()
     never = datetime.max.replace(tzinfo=UTC)
-    return sorted(rows, key=lambda r: (_aware(r.ended) or never, r.table_id, r.match_id))
+    return sorted(rows, key=lambda r: (aware(r.ended) or never, r.table_id, r.match_id))
 
 
-def _aware(moment: datetime | None) -> datetime | None:
+def aware(moment: datetime | None) -> datetime | None:
     """SQLite gives back its times without their zone: they were kept in UTC."""
     if moment is not None and moment.tzinfo is None:
         return moment.replace(tzinfo=UTC)

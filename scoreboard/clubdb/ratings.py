@@ -4,20 +4,19 @@ every finished match the tables sent (clubdb/matches.py), in the order they ende
 Nothing of it is stored: worked out again from the matches when asked, so a result replaced
 (UNDO at the table after the end) or two players merged give the right ratings at once. A
 match's players are found by their name as the table sent it, the roster's way (case and
-spaces aside): a player merged into another counts as that one; a name the roster does not
-have is rated by itself, as the table sent it. A club's thousands of matches take
+spaces aside), as the roster had it when the match ended (a renamed player keeps their
+matches; a name freed and taken by another takes none of theirs): a player merged into
+another counts as that one; a name the roster never had is rated by itself, as sent. A club's thousands of matches take
 milliseconds."""
 
 from dataclasses import dataclass, field
 
 from sqlalchemy import Engine, select
 
-from scoreboard.clubdb.matches import in_order
-from scoreboard.clubdb.schema import players
+from scoreboard.clubdb.matches import aware, in_order
+from scoreboard.clubdb.schema import player_names, players
 from scoreboard.core.settings import log_name
 from scoreboard.desk.ratings import rate
-
-MERGED = "merged "  # a merged player's key: "merged <id>: <the key it had>" (clubdb/players.py)
 
 
 @dataclass
@@ -30,33 +29,51 @@ def _key(name: str) -> str:
     return log_name(name).casefold()
 
 
-def _names(engine: Engine) -> dict[str, str]:
-    """Every name a player had on the roster (their key) -> the name they count under now."""
+def _owners(engine: Engine):
+    """who(name, ended): the name a table sent -> the player it was on the roster when the
+    match ended (the first to have it, for a match before anyone had it), by the name they
+    count under now (a merged player's: the one kept); None for a name nobody had."""
     with engine.connect() as db:
-        rows = db.execute(
-            select(players.c.id, players.c.name, players.c.key, players.c.merged_into)
-        )
-        by_id = {r.id: r for r in rows}
-    out = {}
-    for row in by_id.values():
-        now, seen = row, set()
-        while now.merged_into is not None and now.id not in seen:  # merged, maybe twice
-            seen.add(now.id)
-            now = by_id[now.merged_into]
-        key = row.key.split(": ", 1)[1] if row.key.startswith(MERGED) else row.key
-        out[key] = now.name
-    return out
+        by_id = {
+            r.id: r for r in db.execute(select(players.c.id, players.c.name, players.c.merged_into))
+        }
+        held = db.execute(
+            select(player_names.c.key, player_names.c.since, player_names.c.player_id).order_by(
+                player_names.c.since, player_names.c.id
+            )
+        ).all()
+    owners: dict[str, list] = {}
+    for key, since, pid in held:
+        owners.setdefault(key, []).append((aware(since), pid))
+
+    def now_name(pid: int) -> str:
+        row, seen = by_id[pid], set()
+        while row.merged_into is not None and row.id not in seen:  # merged, maybe twice
+            seen.add(row.id)
+            row = by_id[row.merged_into]
+        return row.name
+
+    def who(name: str, ended) -> str | None:
+        had = owners.get(_key(name))
+        if not had:
+            return None
+        pid = had[0][1]
+        for since, owner in had:
+            if ended is None or since <= ended:
+                pid = owner
+        return now_name(pid)
+
+    return who
 
 
 def club_ratings(engine: Engine) -> Ratings:
-    names = _names(engine)
+    who = _owners(engine)
     found = Ratings()
     for match in in_order(engine):
         if not match.result.get("finished", True):
             continue
-        a, b = (
-            names.get(_key(p), " ".join(p.split("_"))) for p in (match.player_a, match.player_b)
-        )
+        ended = aware(match.ended)
+        a, b = (who(p, ended) or " ".join(p.split("_")) for p in (match.player_a, match.player_b))
         if a == b:
             continue
         frames = (match.frames_a, match.frames_b)

@@ -95,3 +95,15 @@ matches = Table(
     Column("digest", String(16), nullable=False),  # what it came to (mqtt/results.py digest)
     Column("result", JSON, nullable=False),  # as sent
 )
+
+# Every name each player has had on the roster and since when (issue 22): a match's players
+# are found by the name the table sent, as the roster had it when the match ended; a rename
+# keeps a player's matches, and a name freed and taken by another takes none of them.
+player_names = Table(
+    "player_names",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("key", String(160), nullable=False),  # the name casefolded, as players.key
+    Column("since", DateTime(timezone=True), nullable=False),
+)
