@@ -86,6 +86,16 @@ class DeskApi:
                     return f"game {game} of {t.name}"
         return None
 
+    def next_for(self, player: str) -> list[dict]:
+        """Where and when `player` plays next in each tournament in play (club/player_pages.py):
+        the game, the opponent if known, the table (its name in the hall) if it is at one."""
+        names = {v["table"]: v["name"] or v["table"] for v in self.club.hall.views()}
+        found = []
+        for runner in list(self.runners.values()):
+            if (game := runner.next_for(player)) is not None:
+                found.append({**game, "table_name": names.get(game["table"], game["table"])})
+        return found
+
     # -- the web ------------------------------------------------------------------------------
     async def create(self, request: web.Request) -> web.Response:
         """`{"name", "format": "single"|"double", "players": [ids], "race", "target",

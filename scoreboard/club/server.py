@@ -17,6 +17,7 @@ from aiohttp import web
 from scoreboard.bridge.protocol import strict_loads
 from scoreboard.club.desk_api import DeskApi
 from scoreboard.club.hall import Hall
+from scoreboard.club.player_pages import PlayerPages
 from scoreboard.club.players_api import PlayersApi
 from scoreboard.club.results import BadResult, ResultBook
 from scoreboard.core.settings import NAME_LETTERS, OPTIONS
@@ -52,6 +53,7 @@ class Club:
         self.hall = Hall()
         self.players = PlayersApi(self, database)  # the club's players (its database)
         self.desk = DeskApi(self, database)  # its tournaments, played on the tables
+        self.player_pages = PlayerPages(self, database)  # each player's page, read only
         self._status: dict[str, str] = {}  # each table's status last seen (idle, playing...)
         self.book = book
         self.client = client  # ClubClient, for assign; None in tests that only read
@@ -69,15 +71,18 @@ class Club:
     def take(self, topic: str, payload: bytes) -> None:
         table, result = self.hall.take(topic, payload, now=self.clock())
         if result is not None:
+            new = False
             try:
-                if self.book.add(result):
-                    self._send({"type": "result", "result": result})
+                new = self.book.add(result)
             except BadResult as exc:
                 LOGGER.warning("club: result from %s refused: %s", table, exc)
                 result = None
             except OSError as exc:
                 LOGGER.warning("club: cannot keep result %s: %s", result.get("match_id"), exc)
             if result is not None:
+                new = self.keep_match(result) or new  # in the database before it is shown
+                if new:
+                    self._send({"type": "result", "result": result})
                 self.desk.result(result)  # a tournament's game: its bracket moves on
         if table is not None:
             view = self.hall.tables[table].view()
@@ -93,6 +98,23 @@ class Club:
         if up:
             self.publish_roster()
             self.desk.linked()
+
+    def keep_match(self, result: dict) -> bool:
+        """A table's result in the club's database (every match, for the ratings); whether it
+        is new or changed. Nothing without a database; a database that fails is said in the
+        log (the result book has the result, the next start imports it)."""
+        if self.players.engine is None:
+            return False
+        from sqlalchemy.exc import SQLAlchemyError
+
+        from scoreboard.clubdb import matches
+        from scoreboard.mqtt.results import digest
+
+        try:
+            return matches.keep(self.players.engine, result, digest(result)) != matches.SAME
+        except SQLAlchemyError as exc:
+            LOGGER.warning("club: result %s not in the database: %s", result["match_id"], exc)
+            return False
 
     def publish_roster(self) -> None:
         """The club's players (its database) for every table's setup screen; nothing without
@@ -156,6 +178,7 @@ class Club:
                 web.get("/results.csv", self.results_csv),
                 web.get("/favicon.ico", favicon),
                 *self.players.routes(),
+                *self.player_pages.routes(),
                 *self.desk.routes(),
                 web.static("/static", STATIC),
             ]

@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from scoreboard.clubdb import tournaments
 from scoreboard.clubdb.tournaments import TournamentError
+from scoreboard.desk.bracket import PENDING
 
 LOGGER = logging.getLogger("scoreboard.club")
 ASSIGN = re.compile(r"^T(\d+)-([WLGF][0-9F]*(?:-\d+)?)$")
@@ -123,6 +124,29 @@ class TournamentRunner:
         out = {g: t for t, (tid, g) in held(self.views()).items() if tid == self.id}
         out |= self.sent
         return {game: table for game, table in out.items() if game not in decided}
+
+    def next_for(self, player: str) -> dict | None:
+        """The game of this tournament `player` plays next (not decided yet), or None: its
+        id, round, the opponent (None: not known yet), and the table it is at (None: none
+        yet). A player is in one such game at a time."""
+        t = tournaments.load(self.engine, self.id)
+        b = t.bracket
+        at = self.at_tables(b.results)
+        for game in b.games:
+            sides = b.sides(game.id)
+            if player not in sides or b.outcome(game.id) is not PENDING:
+                continue  # not theirs, or decided (played, a bye, a final not needed)
+            other = sides[1] if sides[0] == player else sides[0]
+            return {
+                "tournament": self.id,
+                "tournament_name": t.name,
+                "game": game.id,
+                "stage": game.stage,
+                "round": game.round,
+                "opponent": other if isinstance(other, str) else None,
+                "table": at.get(game.id),
+            }
+        return None
 
     # -- the next games -----------------------------------------------------------------------
     def dispatch(self) -> list[tuple[str, str]]:

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from scoreboard.clubdb.schema import corrections, entries, games, players
+from scoreboard.clubdb.schema import corrections, entries, games, player_names, players
 from scoreboard.core.settings import clean_name, log_name, name_problem
 
 
@@ -30,6 +30,7 @@ def _checked(name: str) -> str:
 def add(engine: Engine, name: str, *, full_name: str = "", nickname: str = "") -> int:
     """A new player; their id."""
     name = _checked(name)
+    now = datetime.now(UTC)
     try:
         with engine.begin() as db:
             row = db.execute(
@@ -38,10 +39,12 @@ def add(engine: Engine, name: str, *, full_name: str = "", nickname: str = "") -
                     key=_key(name),
                     full_name=clean_name(full_name),
                     nickname=clean_name(nickname),
-                    created=datetime.now(UTC),
+                    created=now,
                 )
             )
-            return row.inserted_primary_key[0]
+            pid = row.inserted_primary_key[0]
+            db.execute(insert(player_names).values(player_id=pid, key=_key(name), since=now))
+            return pid
     except IntegrityError:
         raise PlayerError(f"{name!r} is a player already") from None
 
@@ -57,6 +60,11 @@ def rename(engine: Engine, player_id: int, name: str) -> None:
             )
             if done.rowcount != 1:
                 raise PlayerError(f"no player {player_id}")
+            db.execute(  # their matches under the old name stay theirs (clubdb/ratings.py)
+                insert(player_names).values(
+                    player_id=player_id, key=_key(name), since=datetime.now(UTC)
+                )
+            )
     except IntegrityError:
         raise PlayerError(f"{name!r} is a player already") from None
 

@@ -76,3 +76,34 @@ corrections = Table(
     Column("at", DateTime(timezone=True), nullable=False),
     Column("by", String(40), nullable=False),
 )
+
+# Every finished match a table sent (issue 22), one row per (table, match id): a changed result
+# (UNDO at the table after the end, then another end) replaces it. The ratings come from these.
+matches = Table(
+    "matches",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("match_id", String(64), primary_key=True),
+    Column("started", DateTime(timezone=True), nullable=True),
+    Column("ended", DateTime(timezone=True), nullable=True),
+    Column("player_a", String(40), nullable=False),  # as the table sent them
+    Column("player_b", String(40), nullable=False),
+    Column("winner", String(1), nullable=True),  # A, B, or none
+    Column("frames_a", Integer, nullable=False),
+    Column("frames_b", Integer, nullable=False),
+    Column("assign_id", String(64), nullable=True),  # the club's assign it was for
+    Column("digest", String(16), nullable=False),  # what it came to (mqtt/results.py digest)
+    Column("result", JSON, nullable=False),  # as sent
+)
+
+# Every name each player has had on the roster and since when (issue 22): a match's players
+# are found by the name the table sent, as the roster had it when the match ended; a rename
+# keeps a player's matches, and a name freed and taken by another takes none of them.
+player_names = Table(
+    "player_names",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("key", String(160), nullable=False),  # the name casefolded, as players.key
+    Column("since", DateTime(timezone=True), nullable=False),
+)

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy import Engine, insert, select, update
 
+from scoreboard.clubdb.ratings import club_ratings
 from scoreboard.clubdb.schema import corrections, entries, games, players, tournaments
 from scoreboard.desk.bracket import Bracket, BracketError
 from scoreboard.desk.draw import by_rating, drawn
@@ -40,7 +41,9 @@ def create(
     ratings: dict[str, float] | None = None,
 ) -> int:
     """A new tournament of `player_ids`, seeded by a recorded draw (`draw_seed`) or else by
-    rating; its id."""
+    rating (`ratings`, by name; None: the club's, clubdb/ratings.py); its id."""
+    if draw_seed is None and ratings is None:
+        ratings = club_ratings(engine).rating
     with engine.begin() as db:
         found = {
             r.id: r.name

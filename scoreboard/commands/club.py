@@ -90,6 +90,8 @@ def run(args) -> int:
     database = open_club_database(
         args.database or f"sqlite:///{Path(args.data_dir).resolve()}/club.db"
     )
+    if database is not None:
+        import_results(database, args.data_dir)
     asyncio.run(
         serve(
             settings,
@@ -129,6 +131,18 @@ def open_club_database(url: str):
         "club: the players and tournaments in %s", engine.url.render_as_string(hide_password=True)
     )
     return engine
+
+
+def import_results(engine, data_dir) -> None:
+    """The result books' every match into the database (club/book_import.py), said in the log
+    with each line skipped and why."""
+    from scoreboard.club.book_import import import_books
+
+    log = logging.getLogger("scoreboard.club")
+    done = import_books(engine, data_dir)
+    log.info("club: the result books in the database: %s", done)
+    for line in done.skipped:
+        log.warning("club: result book %s: skipped", line)
 
 
 async def serve(

@@ -66,7 +66,9 @@ def run(args) -> int:
         return publish_only(config, where)
     shown = host if host and ":" not in host else f"[{host}]" if host else "<this machine>"
     print(f"scoreboard net: http://{shown}:{port}/ (the table in {where})", flush=True)
-    app = make_app(where, lang=config.display.language, port=port, host=host)
+    app = make_app(
+        where, lang=config.display.language, port=port, host=host, roster=config.match.roster
+    )
     if config.mqtt.enabled:  # the tables together (scoreboard/mqtt/): beside the web face
         from scoreboard.mqtt.publisher import attach
         from scoreboard.net.server import TABLE

@@ -22,6 +22,7 @@ from scoreboard.net import writes
 from scoreboard.net.sse import HEARTBEAT_SECONDS, Hub, sse
 from scoreboard.net.view import page_words, view
 from scoreboard.store import history_rows as history
+from scoreboard.store import setup_store
 from scoreboard.store.journal import read_journal
 
 HERE = Path(__file__).parent
@@ -30,6 +31,7 @@ TABLE = web.AppKey("table", TableClient)
 HUB = web.AppKey("hub", Hub)
 STATE_DIR = web.AppKey("state_dir", str)
 LANG = web.AppKey("lang", str)
+ROSTER = web.AppKey("roster", tuple)
 
 
 def make_app(
@@ -40,12 +42,14 @@ def make_app(
     port: int = 8080,
     names=(),
     host: str | None = None,
+    roster=(),
 ) -> web.Application:
     """The web face of the table whose state folder is `state_dir` (its socket is there):
     the pages and the read API here, pairing and the writes from writes.py (`port`, `host`
-    and `names`: how phones reach the table, for its QR code and the Host check)."""
+    and `names`: how phones reach the table, for its QR code and the Host check; `roster`:
+    the config's players, offered on a phone when the club sent none)."""
     app = web.Application()
-    app[STATE_DIR], app[LANG] = str(state_dir), lang
+    app[STATE_DIR], app[LANG], app[ROSTER] = str(state_dir), lang, tuple(roster)
     app[HUB] = Hub(heartbeat=heartbeat)
     app[TABLE] = TableClient(socket_path(state_dir))
     app.router.add_get("/", live_page)
@@ -55,6 +59,7 @@ def make_app(
     app.router.add_get("/history.json", history_json)
     app.router.add_get("/api/state", api_state)
     app.router.add_get("/api/events", api_events)
+    app.router.add_get("/api/roster", api_roster)
     app.router.add_get("/favicon.ico", favicon)
     app.router.add_static("/static", STATIC, append_version=False)
     app.cleanup_ctx.append(_follow_table)
@@ -85,6 +90,14 @@ async def _follow_table(app: web.Application):
 
 async def _end_streams(app: web.Application) -> None:
     app[HUB].close()
+
+
+async def api_roster(request: web.Request) -> web.Response:
+    """The names the table's setup screen offers (the club's players, fp/club/roster, else the
+    config's; then those used recently), for a phone's setup of the next match."""
+    kept = setup_store.peek(request.app[STATE_DIR])
+    last = kept.last.players if kept.last else ()
+    return web.json_response({"roster": list(kept.offered(request.app[ROSTER], last))})
 
 
 def state_event(message: dict) -> dict:

@@ -38,6 +38,20 @@ class Kept:
         recent += [n for n in self.recent if n.casefold() not in {r.casefold() for r in names}]
         return replace(self, recent=tuple(recent[:RECENT_KEPT]))
 
+    def offered(self, config_roster=(), last_players=()) -> tuple[str, ...]:
+        """The names a setup offers, on the table's screen and on a paired phone: the club's
+        roster (sent from a phone or the club, else the config's), then the names used
+        recently (most recent first; the last match's players are among them before any
+        match was set up here), once each."""
+        names, seen = [], set()
+        club = self.roster if self.roster is not None else config_roster
+        roster = (" ".join(n.split()) for n in club)
+        for name in (*roster, *self.recent, *last_players):
+            if name.casefold() not in seen:
+                seen.add(name.casefold())
+                names.append(name)
+        return tuple(names)
+
     def to_dict(self) -> dict:
         return {
             "last": self.last.to_dict() if self.last else None,
@@ -89,6 +103,15 @@ class SetupStore:
             return False
         self._on_disk = data
         return True
+
+
+def peek(state_dir) -> Kept:
+    """What `setup.json` holds, read only (for `scoreboard net`: a damaged file is the
+    table's to set aside); nothing kept when it cannot be read."""
+    try:
+        return _kept(json.loads((Path(state_dir) / FILE_NAME).read_text(encoding="utf-8")))
+    except (OSError, ValueError, TypeError, KeyError, SettingsError):
+        return Kept()
 
 
 def _encoded(kept: Kept) -> bytes:

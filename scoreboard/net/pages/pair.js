@@ -113,6 +113,9 @@ $("setup").addEventListener("submit", async (event) => {
 });
 
 async function fillRoster() {
+  // The names the table's setup screen offers (the club's players first), to pick from.
+  const offered = await (await fetch("/api/roster", { cache: "no-store" })).json();
+  $("roster").replaceChildren(...offered.roster.map((name) => new Option(name)));
   // This match's players, as a hint of what "as it is" keeps.
   const state = await (await fetch("/api/state", { cache: "no-store" })).json();
   if (state.players) {

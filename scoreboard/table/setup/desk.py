@@ -34,17 +34,8 @@ class SetupDesk:
         return self.draft is not None
 
     def roster(self) -> tuple[str, ...]:
-        """The club's roster (sent from a phone, else the config's), then the names used
-        recently (most recent first; the last match's players are among them before any
-        match was set up here), once each."""
-        names, seen = [], set()
-        club = self.kept.roster if self.kept.roster is not None else self.config.match.roster
-        roster = (" ".join(n.split()) for n in club)
-        for name in (*roster, *self.kept.recent, *self.last().players):
-            if name.casefold() not in seen:
-                seen.add(name.casefold())
-                names.append(name)
-        return tuple(names)
+        """The names the setup offers (store/setup_store.py `Kept.offered`)."""
+        return self.kept.offered(self.config.match.roster, self.last().players)
 
     def last(self) -> MatchSettings:
         """The settings the last match started with (the config's before any)."""
