@@ -10,6 +10,7 @@ import logging
 
 from aiohttp import web
 
+from scoreboard.club import tournament_form
 from scoreboard.club.bodies import database, json_object
 
 LOGGER = logging.getLogger("scoreboard.club")
@@ -75,26 +76,24 @@ class DeskApi:
 
     # -- the web ------------------------------------------------------------------------------
     async def create(self, request: web.Request) -> web.Response:
-        """`{"name", "format": "single"|"double", "players": [ids], "race", "target",
-        "draw_seed", "tables": [ids]}`: a new tournament, its first games out at once."""
+        """A new tournament (the body: club/tournament_form.py), its first games out at once."""
         self.club.check_staff(request)
         engine = database(self.engine)  # first: without the desk extra, clubdb cannot be imported
         from scoreboard.clubdb import tournaments
         from scoreboard.clubdb.tournaments import TournamentError
 
-        body = await json_object(request)
-        settings = {k: body[k] for k in ("race", "target", "tables") if k in body}
+        form = tournament_form.parse(await json_object(request))
         try:
             tid = tournaments.create(
                 engine,
-                str(body.get("name") or "Tournament"),
-                str(body.get("format") or "single"),
-                _ids(body.get("players")),
-                settings=settings,
-                draw_seed=body.get("draw_seed"),
+                form["name"],
+                form["format"],
+                form["players"],
+                settings=form["settings"],
+                draw_seed=form["draw_seed"],
             )
         except TournamentError as exc:
-            raise web.HTTPBadRequest(text=str(exc)) from None
+            raise web.HTTPBadRequest(text=f"players: {exc}") from None
         sent = self._dispatch(self._run(tid))
         return web.json_response({"ok": True, "id": tid, "sent": sent}, status=201)
 
@@ -173,11 +172,3 @@ class DeskApi:
 
 def _name(place):
     return place if isinstance(place, str) else None  # a bye or not known yet
-
-
-def _ids(value) -> list[int]:
-    if not isinstance(value, list) or not all(
-        isinstance(v, int) and not isinstance(v, bool) for v in value
-    ):
-        raise web.HTTPBadRequest(text="players: a list of the players' ids")
-    return value

@@ -51,7 +51,7 @@ def create(
             )
         }
         if missing := [pid for pid in player_ids if pid not in found]:
-            raise TournamentError(f"no player {missing[0]}")
+            raise TournamentError(f"no player {missing[0]} (never added, or merged into another)")
         if len(set(player_ids)) != len(player_ids):
             raise TournamentError("a player is entered twice")
         names = [found[pid] for pid in player_ids]
