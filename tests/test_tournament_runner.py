@@ -6,6 +6,7 @@ it was, and a result delivered twice is taken once."""
 from scoreboard.club.tournament_runner import TournamentRunner, assign_id, parse_assign_id
 from scoreboard.clubdb import players, tournaments
 from scoreboard.clubdb.database import open_database
+from scoreboard.core.settings import MatchSettings
 from scoreboard.desk.bracket import SINGLE
 
 
@@ -149,3 +150,23 @@ def test_a_tables_later_result_for_a_played_game_is_not_taken(database_url):
     assert len(tournaments.history(engine, tid)) == 1
     named = {**hall.finish("t2"), "players": {"A": "Someone", "B": "Else"}}
     assert not runner.result(named)  # not the players the game was for
+
+
+def test_each_game_goes_out_with_its_stages_race_the_target_and_the_rule_options(database_url):
+    engine = open_database(database_url)
+    ids = [players.add(engine, f"P{n}") for n in range(1, 5)]
+    settings = {"race": {"*": 2, "final": 3}, "target": 6, "options": {"penalty": "american"}}
+    tid = tournaments.create(engine, "Friday", SINGLE, ids, settings=settings, draw_seed=1)
+    hall = Hall("t1", "t2")
+    got = {}
+    hall.assign = lambda table, s, aid: got.__setitem__(aid, s) or Hall.assign(hall, table, s, aid)
+    runner = TournamentRunner(engine, tid, views=hall.views, assign=hall.assign)
+    runner.dispatch()
+    runner.result(hall.finish("t1"))
+    runner.result(hall.finish("t2"))
+    runner.dispatch()
+    races = {aid.split("-", 1)[1]: s["race"] for aid, s in got.items()}
+    assert races == {"W1-1": 2, "W1-2": 2, "W2-1": 3}
+    for s in got.values():
+        assert (s["target"], s["options"]) == (6, {"penalty": "american"})
+        MatchSettings.from_dict(s)  # the table takes it

@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from scoreboard.clubdb import tournaments
 from scoreboard.clubdb.tournaments import TournamentError
+from scoreboard.desk.stages import race_for
 
 LOGGER = logging.getLogger("scoreboard.club")
 ASSIGN = re.compile(r"^T(\d+)-([WLGF][0-9F]*(?:-\d+)?)$")
@@ -139,15 +140,14 @@ class TournamentRunner:
             if v.get("online") and v.get("status") == "idle" and v["table"] not in busy
         ]
         sent = []
-        race = t.settings.get("race", 1)
         for game in t.bracket.ready():
             if game.id in out or not free:
                 continue
             table = free.pop(0)
             a, b = t.bracket.sides(game.id)
+            race = race_for(t.settings.get("race", 1), game, t.bracket.games)
             settings = {"players": [a, b], "race": race, "breaker": "lag"}
-            if "target" in t.settings:
-                settings["target"] = t.settings["target"]
+            settings |= {k: t.settings[k] for k in ("target", "options") if k in t.settings}
             self.assign(table, settings, assign_id(self.id, game.id))
             self.sent[game.id] = table
             sent.append((table, game.id))
