@@ -12,6 +12,7 @@ from aiohttp import web
 
 from scoreboard.club import tournament_form
 from scoreboard.club.bodies import database, json_object
+from scoreboard.club.tournament_staff import TournamentStaff
 
 LOGGER = logging.getLogger("scoreboard.club")
 RETAINED_WITHIN = 2.0  # seconds after connecting for the broker's retained messages to come
@@ -39,6 +40,7 @@ class DeskApi:
         return [
             web.post("/api/tournaments", self.create),
             web.get("/api/tournaments/{id}", self.show),
+            *TournamentStaff(self).routes(),
         ]
 
     # -- from the broker ----------------------------------------------------------------------

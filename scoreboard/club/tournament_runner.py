@@ -36,7 +36,7 @@ def parse_assign_id(value) -> tuple[int, str] | None:
 
 class TournamentRunner:
     """`views()`: the hall's tables (club/hall.py views); `assign(table, settings, id)`
-    publishes an assign; `tables`: the tables the tournament plays on (None: all)."""
+    publishes an assign (None settings: clears the table's); `tables`: the tables the tournament plays on (None: all)."""
 
     def __init__(
         self,
@@ -44,7 +44,7 @@ class TournamentRunner:
         tournament_id: int,
         *,
         views: Callable[[], list[dict]],
-        assign: Callable[[str, dict, str], None],
+        assign: Callable[[str, dict | None, str], None],
         tables: list[str] | None = None,
     ) -> None:
         self.engine, self.id = engine, tournament_id
@@ -144,14 +144,34 @@ class TournamentRunner:
             if game.id in out or not free:
                 continue
             table = free.pop(0)
-            a, b = t.bracket.sides(game.id)
-            race = race_for(t.settings.get("race", 1), game, t.bracket.games)
-            settings = {"players": [a, b], "race": race, "breaker": "lag"}
-            settings |= {k: t.settings[k] for k in ("target", "options") if k in t.settings}
-            self.assign(table, settings, assign_id(self.id, game.id))
-            self.sent[game.id] = table
+            self._send(t, game.id, table)
             sent.append((table, game.id))
         return sent
+
+    def _send(self, t, game: str, table: str) -> None:
+        a, b = t.bracket.sides(game)
+        race = race_for(t.settings.get("race", 1), t.bracket.by_id[game], t.bracket.games)
+        settings = {"players": [a, b], "race": race, "breaker": "lag"}
+        settings |= {k: t.settings[k] for k in ("target", "options") if k in t.settings}
+        self.assign(table, settings, assign_id(self.id, game))
+        self.sent[game] = table
+
+    # -- the staff's -------------------------------------------------------------------------
+    def withdraw(self, game: str) -> str | None:
+        """`game` is no longer to be played where it was sent (staff gave it as a walkover or
+        moved it): that table's assign cleared (an empty retained assign); the table, or None."""
+        table = self.at_tables({}).get(game)
+        if table is not None:
+            self.assign(table, None, "")
+        self.sent.pop(game, None)
+        return table
+
+    def move(self, game: str, table: str) -> str | None:
+        """`game` to `table` instead of where it was (the staff's checks done: club/
+        tournament_staff.py); the table it left, or None."""
+        left = self.withdraw(game)
+        self._send(tournaments.load(self.engine, self.id), game, table)
+        return left
 
 
 def held(views: list[dict]) -> dict[str, tuple[int, str]]:

@@ -11,11 +11,16 @@ from sqlalchemy import Engine, insert, select, update
 
 from scoreboard.clubdb.schema import corrections, entries, games, players, tournaments
 from scoreboard.desk.bracket import Bracket, BracketError
+from scoreboard.desk.bracket import PlayedSince as LaterGamesPlayed
 from scoreboard.desk.draw import by_rating, drawn
 
 
 class TournamentError(ValueError):
     """A tournament the desk cannot make or a result it cannot take; the message says why."""
+
+
+class PlayedSince(TournamentError):
+    """A result that cannot be corrected: later games that depend on it were played."""
 
 
 @dataclass
@@ -130,6 +135,8 @@ def record(
         t = _load(db, tournament_id)
         try:
             t.bracket.record(game, winner, frames=frames, walkover=walkover)
+        except LaterGamesPlayed as exc:
+            raise PlayedSince(str(exc)) from None
         except BracketError as exc:
             raise TournamentError(str(exc)) from None
         values = {

@@ -26,6 +26,10 @@ class BracketError(ValueError):
     """A result the bracket cannot take; the message says why."""
 
 
+class PlayedSince(BracketError):
+    """A result that cannot change: later games took a player from it and were played."""
+
+
 @dataclass(frozen=True)
 class Source:
     """Where a game's place is filled from: ``seed`` n (1-based), or the ``winner`` or
@@ -139,7 +143,7 @@ class Bracket:
         if winner not in (a, b):
             raise BracketError(f"{winner!r} does not play in {game_id} ({a} – {b})")
         if game_id in self.results and (later := self._played_after(game_id)):
-            raise BracketError(f"{game_id} cannot change: {', '.join(later)} played since")
+            raise PlayedSince(f"{game_id} cannot change: {', '.join(later)} played since")
         self.results[game_id] = Result(winner, tuple(frames) if frames else None, walkover)
 
     def _played_after(self, game_id: str) -> list[str]:
