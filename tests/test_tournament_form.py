@@ -40,6 +40,11 @@ BAD = [  # (body changed from a good one, the field the 400 names, words it says
     ({"draw_seed": 1.5}, "draw_seed:", "whole number"),
     ({"draw_seed": -1}, "draw_seed:", "whole number"),
     ({"rounds": 3}, "rounds:", "not a tournament's field"),
+    ({"groups": 2}, "groups:", "not a setting of the double format"),
+    ({"format": "groups", "groups": 2}, "groups:", "1 to 1 groups"),  # three players
+    ({"format": "groups", "groups": 1, "qualify": 4}, "qualify:", "1 to 3 from each group"),
+    ({"format": "groups", "groups": 1, "knockout": "swiss"}, "knockout:", "'swiss'"),
+    ({"format": "round_robin", "qualify": 1}, "qualify:", "not a setting of the round_robin"),
 ]
 
 
@@ -75,6 +80,14 @@ def test_each_wrong_field_is_a_400_that_names_it_and_nothing_is_written(tmp_path
             assert tournaments.in_play(engine) == []  # nothing written
             made = await http.post("/api/tournaments", json=good, headers=staff)
             assert made.status == 201, await made.text()
+            cup = good | {"format": "groups", "groups": 1, "qualify": 2, "knockout": "single"}
+            groups = await http.post("/api/tournaments", json=cup, headers=staff)
+            assert groups.status == 201, await groups.text()
+            shown = await (await http.get(f"/api/tournaments/{(await groups.json())['id']}")).json()
+            assert [[row["player"] for row in g["table"]] for g in shown["groups"]] == [
+                shown["players"]
+            ]
+            assert {g["id"] for g in shown["games"]} >= {"G1R1-1", "G1R3-1", "W1-1"}
             return (await made.json())["id"]
         finally:
             await http.close()

@@ -170,3 +170,51 @@ def test_each_game_goes_out_with_its_stages_race_the_target_and_the_rule_options
     for s in got.values():
         assert (s["target"], s["options"]) == (6, {"penalty": "american"})
         MatchSettings.from_dict(s)  # the table takes it
+
+
+def test_groups_then_a_knockout_played_through_the_runner(database_url):
+    """Two groups of four, the best two of each into a single elimination: every game goes out
+    once, nobody is at two tables at once, the knockout waits for the groups, and those who
+    go on are the ones with the most wins in their group, counted from the tables' results."""
+    engine = open_database(database_url)
+    ids = [players.add(engine, f"P{n}") for n in range(1, 9)]
+    settings = {"groups": 2, "qualify": 2, "race": {"G": 2, "final": 3}}
+    tid = tournaments.create(engine, "Cup", "groups", ids, settings=settings, draw_seed=5)
+    hall = Hall("t1", "t2", "t3")
+    sent, log = [], []  # every (game, players, race) sent; every (game, winner, loser) played
+
+    def assign(table, s, aid):
+        busy = {p for v in hall.views() if v["status"] == "playing" for p in v["assign"]["players"]}
+        assert hall.tables[table]["status"] == "idle" and not busy & set(s["players"]), aid
+        sent.append((aid.split("-", 1)[1], s["players"], s["race"]))
+        Hall.assign(hall, table, s, aid)
+
+    runner = TournamentRunner(engine, tid, views=hall.views, assign=assign)
+    rng = __import__("random").Random(3)
+    runner.dispatch()
+    while not runner.over:
+        table = rng.choice([t for t, v in hall.tables.items() if v["status"] == "playing"])
+        game = hall.tables[table]["assign"]["id"].split("-", 1)[1]
+        a, b = hall.tables[table]["assign"]["players"]
+        side = rng.choice("AB")
+        assert runner.result(hall.finish(table, side, (2, 1) if side == "A" else (1, 2)))
+        log.append((game, *((a, b) if side == "A" else (b, a))))
+        runner.dispatch()
+    t = tournaments.load(engine, tid)
+    games = [g for g, _, _ in sent]
+    assert len(games) == len(set(games)) == 12 + 3  # 2 x 6 group games, semis and final
+    first_knockout = next(n for n, g in enumerate(games) if not g.startswith("G"))
+    assert all(g.startswith("G") for g in games[:first_knockout]) and first_knockout == 12
+    races = {g: race for g, _, race in sent}
+    assert {races[g] for g in games[:12]} == {2} and (races["W1-1"], races["W2-1"]) == (1, 3)
+    wins = {p: sum(w == p for _, w, _ in log[:12]) for p in t.bracket.players}
+    semis = {p for g, ps, _ in sent if g.startswith("W1") for p in ps}
+    for members in t.bracket.groups:
+        on = [p for p in members if p in semis]
+        assert len(on) == 2 and min(wins[p] for p in on) >= max(
+            wins[p] for p in members if p not in on
+        )
+    final = next(w for g, w, _ in log if g == "W2-1")
+    assert t.bracket.champion() == final and [p for _, ps in t.bracket.standings() for p in ps]
+    assert sorted(p for _, ps in t.bracket.standings() for p in ps) == sorted(t.bracket.players)
+    assert tournaments.in_play(engine) == []

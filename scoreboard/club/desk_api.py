@@ -130,9 +130,18 @@ class DeskApi:
                     "frames": list(result.frames) if result and result.frames else None,
                 }
             )
+        groups = (
+            [
+                {"players": members, "table": [_row(row) for row in table]}
+                for members, table in zip(b.groups, b.tables(), strict=True)
+            ]
+            if hasattr(b, "tables")  # desk/groups.py: a round robin, or groups then a knockout
+            else None
+        )
         return web.json_response(
             {
                 "id": t.id,
+                "groups": groups,
                 "name": t.name,
                 "format": t.format,
                 "players": b.players,
@@ -170,6 +179,11 @@ class DeskApi:
             self.runners.pop(runner.id, None)
             LOGGER.info("club: tournament %s is over", runner.id)
         return sent
+
+
+def _row(row) -> dict:
+    keys = ("player", "played", "won", "frames_for", "frames_against")
+    return {k: getattr(row, k) for k in keys}
 
 
 def _name(place):

@@ -1,7 +1,9 @@
 """A new tournament's body as staff send it (POST /api/tournaments, issue 22), checked field
 by field before anything is written: each problem is a 400 that names the field and says why.
 
-    {"name": "Friday cup", "format": "single" | "double", "players": [ids],
+    {"name": "Friday cup", "format": "single" | "double" | "round_robin" | "groups",
+     "groups": 2, "qualify": 2, "knockout": "single" (round_robin: groups; groups: all),
+     "players": [ids],
      "race": 2 | {"*": 2, "L": 2, "final": 3, "W3": 3}, "target": 8,
      "options": {"penalty": "ball", "jumped-ball": "foul"}, "tables": ["t1", "t2"],
      "draw_seed": 42}
@@ -14,13 +16,15 @@ from aiohttp import web
 
 from scoreboard.core.settings import OPTIONS
 from scoreboard.desk.bracket import DOUBLE, SINGLE
+from scoreboard.desk.formats import FORMATS
+from scoreboard.desk.groups import GROUPS, ROUND_ROBIN
 from scoreboard.desk.stages import RACE_KEY
 from scoreboard.mqtt.topics import TABLE_ID
 from scoreboard.rules.setup import MAX_RACE
 from scoreboard.rules.state import DEFAULT_TARGET
 
-FORMATS = (SINGLE, DOUBLE)
 KEYS = ("name", "format", "players", "race", "target", "options", "tables", "draw_seed")
+GROUP_KEYS = ("groups", "qualify", "knockout")  # round_robin: groups; groups: all three
 NAME_LENGTH = 120  # clubdb/schema.py tournaments.name
 PLAYERS = (2, 128)
 TABLES = 50
@@ -37,7 +41,7 @@ def _int(value) -> bool:
 def parse(body: dict) -> dict:
     """`{"name", "format", "players", "settings", "draw_seed"}` from a checked body; a 400 for
     the first field that is wrong."""
-    if unknown := sorted(set(body) - set(KEYS)):
+    if unknown := sorted(set(body) - set(KEYS) - set(GROUP_KEYS)):
         raise bad(unknown[0], f"not a tournament's field (known: {', '.join(KEYS)})")
     name = body.get("name", "Tournament")
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > NAME_LENGTH:
@@ -53,7 +57,7 @@ def parse(body: dict) -> dict:
         raise bad("players", f"player {twice} is entered twice")
     if not PLAYERS[0] <= len(players) <= PLAYERS[1]:
         raise bad("players", f"{PLAYERS[0]} to {PLAYERS[1]} players, not {len(players)}")
-    settings: dict = {"race": _race(body.get("race", 1))}
+    settings: dict = {"race": _race(body.get("race", 1))} | _groups(body, format, len(players))
     if "target" in body:
         target = body["target"]
         if not _int(target) or not 1 <= target <= DEFAULT_TARGET:
@@ -82,6 +86,25 @@ def parse(body: dict) -> dict:
         "settings": settings,
         "draw_seed": seed,
     }
+
+
+def _groups(body: dict, format: str, players: int) -> dict:
+    """The groups' settings of a round robin or groups-then-knockout (desk/formats.py)."""
+    allowed = {ROUND_ROBIN: ("groups",), GROUPS: GROUP_KEYS}.get(format, ())
+    if extra := [k for k in GROUP_KEYS if k in body and k not in allowed]:
+        raise bad(extra[0], f"not a setting of the {format} format")
+    out = {k: body[k] for k in allowed if k in body}
+    groups = out.get("groups", 1 if format == ROUND_ROBIN else 2)
+    if "groups" in out and not (_int(groups) and 1 <= groups <= players // 2):
+        raise bad("groups", f"1 to {players // 2} groups of two or more players")
+    if "qualify" in out:
+        qualify = out["qualify"]
+        smallest = players // groups
+        if not (_int(qualify) and 1 <= qualify <= smallest and groups * qualify >= 2):
+            raise bad("qualify", f"1 to {smallest} from each group, two in all at least")
+    if "knockout" in out and out["knockout"] not in (SINGLE, DOUBLE):
+        raise bad("knockout", f"{SINGLE} or {DOUBLE}, not {out['knockout']!r}")
+    return out
 
 
 def _race(value):

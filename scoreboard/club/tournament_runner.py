@@ -21,7 +21,7 @@ from scoreboard.clubdb.tournaments import TournamentError
 from scoreboard.desk.stages import race_for
 
 LOGGER = logging.getLogger("scoreboard.club")
-ASSIGN = re.compile(r"^T(\d+)-([WLGF][0-9F]*(?:-\d+)?)$")
+ASSIGN = re.compile(r"^T(\d+)-([WLGF][0-9FR]*(?:-\d+)?)$")  # desk/bracket.py, desk/groups.py ids
 
 
 def assign_id(tournament_id: int, game: str) -> str:
@@ -130,7 +130,7 @@ class TournamentRunner:
         """Send each ready game not yet out to a free table, in the bracket's order; the
         (table, game) pairs sent. `over` says whether the tournament has its champion."""
         t = tournaments.load(self.engine, self.id)
-        self.over = t.bracket.champion() is not None
+        self.over = t.bracket.done()
         views = [v for v in self.views() if self.tables is None or v["table"] in self.tables]
         out = self.at_tables(t.bracket.results)  # sent, not played yet: those tables are taken
         busy = set(out.values())

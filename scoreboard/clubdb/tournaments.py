@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from sqlalchemy import Engine, insert, select, update
 
 from scoreboard.clubdb.schema import corrections, entries, games, players, tournaments
+from scoreboard.desk import formats
 from scoreboard.desk.bracket import Bracket, BracketError
 from scoreboard.desk.bracket import PlayedSince as LaterGamesPlayed
 from scoreboard.desk.draw import by_rating, drawn
@@ -64,7 +65,7 @@ def create(
             drawn(names, draw_seed) if draw_seed is not None else by_rating(names, ratings or {})
         )
         try:
-            Bracket(order, format)
+            formats.make(order, format, settings)
         except BracketError as exc:
             raise TournamentError(str(exc)) from None
         by_name = {found[pid]: pid for pid in player_ids}
@@ -104,7 +105,7 @@ def _load(db, tournament_id: int) -> Tournament:
     ).all()
     ids = {name: pid for pid, name in seeded}
     names = {pid: name for pid, name in seeded}
-    bracket = Bracket([name for _, name in seeded], row.format)
+    bracket = formats.make([name for _, name in seeded], row.format, row.settings)
     played = db.execute(select(games).where(games.c.tournament_id == tournament_id)).all()
     # In the bracket's order: a result needs its players, whom earlier results decide.
     order = {g.id: n for n, g in enumerate(bracket.games)}
@@ -190,7 +191,7 @@ def history(engine: Engine, tournament_id: int) -> list[dict]:
 
 
 def in_play(engine: Engine) -> list[int]:
-    """The tournaments that have no champion yet, oldest first: the club plays them on."""
+    """The tournaments not over yet, oldest first: the club plays them on."""
     with engine.connect() as db:
         ids = [r.id for r in db.execute(select(tournaments.c.id).order_by(tournaments.c.id))]
-    return [tid for tid in ids if load(engine, tid).bracket.champion() is None]
+    return [tid for tid in ids if not load(engine, tid).bracket.done()]

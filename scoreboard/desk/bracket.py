@@ -170,6 +170,10 @@ class Bracket:
         outcome = self.outcome(self.final().id)
         return None if outcome is PENDING else outcome[0]
 
+    def done(self) -> bool:
+        """The champion is known: nothing is left to play."""
+        return self.champion() is not None
+
     def losses(self) -> dict[str, int]:
         """Games lost by each player (byes are not losses; a walkover is)."""
         lost = {p: 0 for p in self.players}
