@@ -40,6 +40,7 @@ BAD = [  # (body changed from a good one, the field the 400 names, words it says
     ({"draw_seed": 1.5}, "draw_seed:", "whole number"),
     ({"draw_seed": -1}, "draw_seed:", "whole number"),
     ({"rounds": 3}, "rounds:", "not a tournament's field"),
+    ({"dispatch": "maybe"}, "dispatch:", "auto, confirm"),
     ({"groups": 2}, "groups:", "not a setting of the double format"),
     ({"format": "groups", "groups": 2}, "groups:", "1 to 1 groups"),  # three players
     ({"format": "groups", "groups": 1, "qualify": 4}, "qualify:", "1 to 3 from each group"),

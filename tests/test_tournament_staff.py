@@ -128,3 +128,42 @@ def test_staff_move_give_walkovers_and_correct_results(tmp_path, database_url):
     assert history[2] == ("W1-1", a1, False, "staff Ira")
     assert all(h["at"] is not None for h in tournaments.history(engine, tid))
     assert tournaments.load(engine, tid).bracket.champion() == a1
+
+
+def test_a_tournament_played_on_confirm_proposes_its_games_and_staff_send_them(
+    tmp_path, database_url
+):
+    engine = open_database(database_url)
+    ids = [players.add(engine, name) for name in ("Olena", "Taras", "Ivan", "Petro")]
+    hall = Hall("t1", "t2", "t3")
+
+    async def main():
+        club = Club(book=ResultBook(tmp_path / "book"), staff_password="cue", database=engine)
+        club.hall, club.client, club.linked = hall, Client(hall), True
+        http = TestClient(TestServer(club.app()))
+        await http.start_server()
+        staff = {**STAFF, "Origin": f"http://{http.host}:{http.port}"}
+        try:
+            body = {"players": ids, "draw_seed": 1, "dispatch": "confirm"}
+            made = await (await http.post("/api/tournaments", json=body, headers=staff)).json()
+            tid = made["id"]
+            assert made["sent"] == [] and club.client.sent == []  # nothing goes by itself
+            shown = await (await http.get(f"/api/tournaments/{tid}")).json()
+            assert [(p["game"], p["table_id"]) for p in shown["proposed"]] == [
+                ("W1-1", "t1"),
+                ("W1-2", "t2"),
+            ]
+            game = f"/api/tournaments/{tid}/games"
+            sent = await http.post(f"{game}/W1-1/send", json={"by": "Ira"}, headers=staff)
+            assert sent.status == 200 and (await sent.json())["to"] == "t1"
+            other = await http.post(f"{game}/W1-2/send", json={"table": "t3"}, headers=staff)
+            assert other.status == 200, await other.text()
+            again = await http.post(f"{game}/W1-1/send", json={}, headers=staff)
+            assert again.status == 409 and "not waiting" in await again.text()
+            assert club.client.sent == [("t1", f"T{tid}-W1-1"), ("t3", f"T{tid}-W1-2")]
+            shown = await (await http.get(f"/api/tournaments/{tid}")).json()
+            assert shown["proposed"] == [] and shown["at"] == {"W1-1": "t1", "W1-2": "t3"}
+        finally:
+            await http.close()
+
+    asyncio.run(main())

@@ -148,6 +148,11 @@ class DeskApi:
                 "games": games,
                 "ready": [g.id for g in b.ready()],
                 "at": at,
+                # "dispatch": "confirm": the games the desk proposes, for staff to send
+                "proposed": [
+                    {"game": g, "table": names.get(tb, tb), "table_id": tb}
+                    for tb, g in (runner.proposed if runner else [])
+                ],
                 "champion": b.champion(),
                 "standings": [{"place": p, "players": ps} for p, ps in b.standings()],
             }
@@ -158,13 +163,14 @@ class DeskApi:
         from scoreboard.club.tournament_runner import TournamentRunner
         from scoreboard.clubdb import tournaments
 
-        tables = tournaments.load(self.engine, tid).settings.get("tables")
+        settings = tournaments.load(self.engine, tid).settings
         self.runners[tid] = TournamentRunner(
             self.engine,
             tid,
             views=self.club.hall.views,
             assign=self.club.send_assign,
-            tables=tables,
+            tables=settings.get("tables"),
+            confirm=settings.get("dispatch") == "confirm",
         )
         return self.runners[tid]
 

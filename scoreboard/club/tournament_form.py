@@ -6,7 +6,7 @@ by field before anything is written: each problem is a 400 that names the field 
      "players": [ids],
      "race": 2 | {"*": 2, "L": 2, "final": 3, "W3": 3}, "target": 8,
      "options": {"penalty": "ball", "jumped-ball": "foul"}, "tables": ["t1", "t2"],
-     "draw_seed": 42}
+     "draw_seed": 42, "dispatch": "auto" | "confirm"}
 
 `race` per stage: the most specific key that fits a game wins (desk/stages.py race_for).
 Whether the players exist and are not merged is the database's to say (clubdb/tournaments.py
@@ -23,7 +23,18 @@ from scoreboard.mqtt.topics import TABLE_ID
 from scoreboard.rules.setup import MAX_RACE
 from scoreboard.rules.state import DEFAULT_TARGET
 
-KEYS = ("name", "format", "players", "race", "target", "options", "tables", "draw_seed")
+KEYS = (
+    "name",
+    "format",
+    "players",
+    "race",
+    "target",
+    "options",
+    "tables",
+    "draw_seed",
+    "dispatch",
+)
+DISPATCH = ("auto", "confirm")  # each ready game sent by itself, or proposed to staff
 GROUP_KEYS = ("groups", "qualify", "knockout")  # round_robin: groups; groups: all three
 NAME_LENGTH = 120  # clubdb/schema.py tournaments.name
 PLAYERS = (2, 128)
@@ -76,6 +87,10 @@ def parse(body: dict) -> dict:
         if len(set(tables)) != len(tables):
             raise bad("tables", "a table is listed twice")
         settings["tables"] = tables
+    if "dispatch" in body:
+        if body["dispatch"] not in DISPATCH:
+            raise bad("dispatch", f"one of {', '.join(DISPATCH)}, not {body['dispatch']!r}")
+        settings["dispatch"] = body["dispatch"]
     seed = body.get("draw_seed")
     if seed is not None and not (_int(seed) and 0 <= seed < 2**31):
         raise bad("draw_seed", "a whole number from 0 to 2147483647, or left out (by rating)")

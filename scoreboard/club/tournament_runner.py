@@ -46,6 +46,7 @@ class TournamentRunner:
         views: Callable[[], list[dict]],
         assign: Callable[[str, dict | None, str], None],
         tables: list[str] | None = None,
+        confirm: bool = False,
     ) -> None:
         self.engine, self.id = engine, tournament_id
         self.views, self.assign = views, assign
@@ -54,6 +55,10 @@ class TournamentRunner:
         # never sent twice because two tables changed before the first assign came back.
         self.sent: dict[str, str] = {}  # game -> table
         self.over = False  # the champion is known (as of the last dispatch)
+        # Played on confirm (the tournament's "dispatch": "confirm"): the (table, game) pairs
+        # dispatch() would send, for staff to send (club/tournament_staff.py); none go alone.
+        self.confirm = confirm
+        self.proposed: list[tuple[str, str]] = []
 
     # -- a table's result ---------------------------------------------------------------------
     def result(self, result: dict) -> bool:
@@ -139,14 +144,22 @@ class TournamentRunner:
             for v in sorted(views, key=lambda v: v["table"])
             if v.get("online") and v.get("status") == "idle" and v["table"] not in busy
         ]
-        sent = []
+        pairs = []
         for game in t.bracket.ready():
             if game.id in out or not free:
                 continue
-            table = free.pop(0)
-            self._send(t, game.id, table)
-            sent.append((table, game.id))
-        return sent
+            pairs.append((free.pop(0), game.id))
+        if self.confirm:
+            self.proposed = pairs
+            return []
+        for table, game in pairs:
+            self._send(t, game, table)
+        return pairs
+
+    def send(self, game: str, table: str) -> None:
+        """A proposed game sent, to `table` (the staff's checks done)."""
+        self._send(tournaments.load(self.engine, self.id), game, table)
+        self.proposed = [(tb, g) for tb, g in self.proposed if g != game and tb != table]
 
     def _send(self, t, game: str, table: str) -> None:
         a, b = t.bracket.sides(game)

@@ -6,6 +6,8 @@ and the club's own page, as every staff write):
   cleared;
 - ``POST …/move`` ``{"table": id, "by": who}``: a game that cannot start where it was sent goes
   to another free table; the old table's assign is cleared, the new one gets it;
+- ``POST …/send`` ``{"table": id}``: a game the desk proposed (a tournament played with
+  ``"dispatch": "confirm"``) sent to its proposed table, or to `table`;
 - ``POST …/result`` ``{"winner": name, "frames": [a, b], "by": who}``: a result entered or
   corrected at the desk; 409 when later games took a player from it and were played.
 
@@ -37,6 +39,7 @@ class TournamentStaff:
         return [
             web.post(f"{base}/walkover", self.walkover),
             web.post(f"{base}/move", self.move),
+            web.post(f"{base}/send", self.send),
             web.post(f"{base}/result", self.result),
         ]
 
@@ -56,21 +59,24 @@ class TournamentStaff:
         if runner is None or game not in {g.id for g in t.bracket.ready()}:
             raise web.HTTPConflict(text=f"{game} is not waiting to be played")
         self._not_in_play(t, game, runner)
-        table = body.get("table")
-        if not isinstance(table, str) or not TABLE_ID.match(table):
-            raise web.HTTPBadRequest(text="table: a table's id")
-        views = {v["table"]: v for v in self.desk.club.hall.views()}
-        view = views.get(table)
-        taken = set(runner.at_tables(t.bracket.results).values())
-        if view is None or not view.get("online") or view.get("status") != "idle":
-            raise web.HTTPConflict(text=f"table {table} is not free: not online, or in play")
-        if table in taken or (runner.tables is not None and table not in runner.tables):
-            raise web.HTTPConflict(text=f"table {table} is not free for this tournament")
-        if not self.desk.club.linked:
-            raise web.HTTPServiceUnavailable(text="the club is not connected to the broker")
+        table = self._free_table(t, runner, body.get("table"))
         left = runner.move(game, table)
         LOGGER.info("club: %s moved %s of tournament %s from %s to %s", by, game, t.id, left, table)
         return self._changed(t.id, {"ok": True, "from": left, "to": table})
+
+    async def send(self, request: web.Request) -> web.Response:
+        """A game the desk proposed (a tournament whose `dispatch` is "confirm") sent now, to
+        its proposed table or to `table`."""
+        t, game, body, runner = await self._game(request)
+        by = _by(body)
+        ready = {g.id for g in t.bracket.ready()}
+        if runner is None or game not in ready or game in runner.at_tables(t.bracket.results):
+            raise web.HTTPConflict(text=f"{game} is not waiting for a table")
+        proposed = dict((g, table) for table, g in runner.proposed)
+        table = self._free_table(t, runner, body.get("table", proposed.get(game)))
+        runner.send(game, table)
+        LOGGER.info("club: %s sent %s of tournament %s to %s", by, game, t.id, table)
+        return self._changed(t.id, {"ok": True, "to": table})
 
     async def result(self, request: web.Request) -> web.Response:
         t, game, body, runner = await self._game(request)
@@ -110,6 +116,21 @@ class TournamentStaff:
         if game not in t.bracket.by_id:
             raise web.HTTPNotFound(text=f"no game {game!r} in tournament {tid}")
         return t, game, body, self.desk.runners.get(tid)
+
+    def _free_table(self, t, runner, table) -> str:
+        """`table` if it is free for this tournament's game (online, idle, holding none of
+        its games, one of its tables), else 400/409; 503 while the broker is away."""
+        if not isinstance(table, str) or not TABLE_ID.match(table):
+            raise web.HTTPBadRequest(text="table: a table's id")
+        view = {v["table"]: v for v in self.desk.club.hall.views()}.get(table)
+        taken = set(runner.at_tables(t.bracket.results).values())
+        if view is None or not view.get("online") or view.get("status") != "idle":
+            raise web.HTTPConflict(text=f"table {table} is not free: not online, or in play")
+        if table in taken or (runner.tables is not None and table not in runner.tables):
+            raise web.HTTPConflict(text=f"table {table} is not free for this tournament")
+        if not self.desk.club.linked:
+            raise web.HTTPServiceUnavailable(text="the club is not connected to the broker")
+        return table
 
     def _not_in_play(self, t, game: str, runner) -> None:
         """409 when `game` is at a table that plays it: the table's result decides it."""
