@@ -284,3 +284,27 @@ def test_the_clubs_tag_never_outlives_its_game(table, tmp_path):
         False,
         "a phone cannot set the club's assign",
     )
+
+
+def test_the_lag_screen_says_which_of_the_clubs_games_it_is(table, monkeypatch):
+    """Issue 22: the table shows who plays whom, the race (the button row's "0 (3) 0") and the
+    round: the club's assign id (T3-W2-1: tournament 3, winners' round 2) on the lag screen;
+    settings without an assign show none."""
+    from scoreboard.display.canvas import Canvas
+    from scoreboard.display.render import canvas, panel
+
+    app = table()
+    assert send(app, {"players": ["Ія", "Петро"], "race": 3, "assign": "T3-W2-1"})[0]
+    tagged = app.screen.frames[-1][0]
+    assert tagged["phase"] == "lag" and tagged["game"] == "T3-W2-1"
+    drawn = []
+    original = Canvas.text
+    monkeypatch.setattr(
+        Canvas, "text", lambda self, x, y, s, **kw: drawn.append(s) or original(self, x, y, s, **kw)
+    )
+    for display in ("ssd1306", "ssd1322"):
+        drawn.clear()
+        canvas(tagged, panel(display), lang="en")
+        assert any(s.startswith("T3-W2-1 · ") for s in drawn), (display, drawn)
+    assert send(app, {"players": ["Ія", "Олена"], "race": 3})[0]  # other settings: untagged
+    assert "game" not in app.screen.frames[-1][0]

@@ -122,3 +122,46 @@ def test_the_bracket_moves_on_as_the_tables_results_arrive(broker, tmp_path, chr
         await runner.cleanup()
 
     asyncio.run(body())
+
+
+def test_the_groups_tables_on_the_hall_page(tmp_path, chromium):
+    """Groups then a knockout: the page shows each group's table as it stands and the groups'
+    games by round, before the knockout is known."""
+    from aiohttp.test_utils import TestServer
+
+    from scoreboard.clubdb import tournaments
+
+    async def body():
+        engine = open_database(f"sqlite:///{tmp_path}/club.db")
+        ids = [players.add(engine, n) for n in NAMES]
+        settings = {"groups": 2, "qualify": 2, "race": 2}
+        tid = tournaments.create(engine, "Cup", "groups", ids, settings=settings, draw_seed=4)
+        t = tournaments.load(engine, tid)
+        first = t.bracket.ready()[0]
+        winner = t.bracket.sides(first.id)[1]
+        tournaments.record(engine, tid, first.id, winner, frames=(0, 2))
+        club = Club(book=ResultBook(tmp_path / "book"), staff_password="cue", database=engine)
+        server = TestServer(club.app(), host="127.0.0.1")
+        await server.start_server()
+        try:
+            async with playwright.async_playwright() as p:
+                browser = await p.chromium.launch(executable_path=chromium, timeout=PATIENCE * 1000)
+                page = await browser.new_page(viewport={"width": 1920, "height": 1080})
+                page.set_default_timeout(PATIENCE * 1000)
+                await page.goto(f"http://127.0.0.1:{server.port}/tournament/{tid}")
+                await page.wait_for_function(
+                    "document.querySelectorAll('.group-table').length == 2"
+                )
+                rows = await page.eval_on_selector_all(
+                    ".group-table tr", "rows => rows.map(r => r.innerText.split('\\t'))"
+                )
+                text = await page.inner_text("#bracket")
+                await browser.close()
+        finally:
+            await server.close()
+        return rows, text, winner
+
+    rows, text, winner = asyncio.run(body())
+    assert len(rows) == 2 * 5  # a header and four players a group
+    assert rows[1][:3] == [winner, "1", "1"]  # the only winner so far leads their group
+    assert "Group 1" in text and "Group 2" in text and "Groups" in text and "Winners" in text

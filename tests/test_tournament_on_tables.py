@@ -21,6 +21,7 @@ from scoreboard.club.results import ResultBook
 from scoreboard.club.server import Club
 from scoreboard.clubdb import players, tournaments
 from scoreboard.clubdb.database import open_database
+from scoreboard.desk import formats
 from scoreboard.desk.bracket import DOUBLE, SINGLE, Bracket
 from scoreboard.mqtt.publisher import serve
 from scoreboard.store.history_rows import rows
@@ -135,14 +136,14 @@ class Hall:
             a.close()
 
 
-def recount(tmp_path, names, tid, players_in_seed_order, kind) -> Bracket:
+def recount(tmp_path, names, tid, players_in_seed_order, kind, settings=None) -> Bracket:
     """The tournament again from the tables' own archives and journals alone."""
     logged = {}
     for n in names:
         for row in rows(tmp_path / n):
             if (row.get("assign") or "").startswith(f"T{tid}-"):
                 logged[row["assign"].split("-", 1)[1]] = row["players"][row["winner"]]
-    bracket = Bracket(players_in_seed_order, kind)
+    bracket = formats.make(players_in_seed_order, kind, settings)
     while ready := [g for g in bracket.ready() if g.id in logged]:
         for game in ready:
             bracket.record(game.id, logged[game.id])
@@ -218,6 +219,37 @@ def test_a_double_elimination_through_a_table_restart_the_broker_and_the_club_re
         assert t.bracket.standings() == again.standings()
         assert len(played) in (14, 15) and len(set(played)) == len(played)  # each game once
         assert len(tournaments.history(hall.engine, tid)) == len(played)  # each result once
+        await hall.close()
+
+    asyncio.run(body())
+
+
+def test_groups_then_a_final_are_played_on_two_tables_by_themselves(broker, tmp_path):
+    """Two groups of three (everyone meets everyone in their group, a round at a time), the
+    winner of each into the final: all on the tables, recounted from their own logs."""
+
+    async def body():
+        hall = Hall(broker, tmp_path, ("t1", "t2"))
+        names = ("Олена", "Тарас", "Ія", "Петро", "Марко", "Софія")
+        ids = [players.add(hall.engine, n) for n in names]
+        settings = {"race": 1, "target": 2, "groups": 2, "qualify": 1}
+        tid = tournaments.create(hall.engine, "Cup", "groups", ids, settings=settings, draw_seed=3)
+        await hall.start()
+        played = []
+        while not tournaments.load(hall.engine, tid).bracket.done():
+            n, game = await until(lambda: hall.game_at(tid, played), what="a game at a table")
+            hall.play(n, "B" if "R2" in game else "A")
+            played.append(game)
+            await until(
+                lambda game=game: game in tournaments.load(hall.engine, tid).bracket.results,
+                what=f"{game}'s result at the club",
+            )
+        t = tournaments.load(hall.engine, tid)
+        again = recount(tmp_path, ("t1", "t2"), tid, t.bracket.players, "groups", settings)
+        assert len(played) == 6 + 1 and played[-1] == "W1-1"
+        assert all(g.startswith("G") for g in played[:6])
+        assert t.bracket.champion() == again.champion() is not None
+        assert t.bracket.standings() == again.standings()
         await hall.close()
 
     asyncio.run(body())

@@ -6,6 +6,7 @@ it was, and a result delivered twice is taken once."""
 from scoreboard.club.tournament_runner import TournamentRunner, assign_id, parse_assign_id
 from scoreboard.clubdb import players, tournaments
 from scoreboard.clubdb.database import open_database
+from scoreboard.core.settings import MatchSettings
 from scoreboard.desk.bracket import SINGLE
 
 
@@ -149,3 +150,71 @@ def test_a_tables_later_result_for_a_played_game_is_not_taken(database_url):
     assert len(tournaments.history(engine, tid)) == 1
     named = {**hall.finish("t2"), "players": {"A": "Someone", "B": "Else"}}
     assert not runner.result(named)  # not the players the game was for
+
+
+def test_each_game_goes_out_with_its_stages_race_the_target_and_the_rule_options(database_url):
+    engine = open_database(database_url)
+    ids = [players.add(engine, f"P{n}") for n in range(1, 5)]
+    settings = {"race": {"*": 2, "final": 3}, "target": 6, "options": {"penalty": "american"}}
+    tid = tournaments.create(engine, "Friday", SINGLE, ids, settings=settings, draw_seed=1)
+    hall = Hall("t1", "t2")
+    got = {}
+    hall.assign = lambda table, s, aid: got.__setitem__(aid, s) or Hall.assign(hall, table, s, aid)
+    runner = TournamentRunner(engine, tid, views=hall.views, assign=hall.assign)
+    runner.dispatch()
+    runner.result(hall.finish("t1"))
+    runner.result(hall.finish("t2"))
+    runner.dispatch()
+    races = {aid.split("-", 1)[1]: s["race"] for aid, s in got.items()}
+    assert races == {"W1-1": 2, "W1-2": 2, "W2-1": 3}
+    for s in got.values():
+        assert (s["target"], s["options"]) == (6, {"penalty": "american"})
+        MatchSettings.from_dict(s)  # the table takes it
+
+
+def test_groups_then_a_knockout_played_through_the_runner(database_url):
+    """Two groups of four, the best two of each into a single elimination: every game goes out
+    once, nobody is at two tables at once, the knockout waits for the groups, and those who
+    go on are the ones with the most wins in their group, counted from the tables' results."""
+    engine = open_database(database_url)
+    ids = [players.add(engine, f"P{n}") for n in range(1, 9)]
+    settings = {"groups": 2, "qualify": 2, "race": {"G": 2, "final": 3}}
+    tid = tournaments.create(engine, "Cup", "groups", ids, settings=settings, draw_seed=5)
+    hall = Hall("t1", "t2", "t3")
+    sent, log = [], []  # every (game, players, race) sent; every (game, winner, loser) played
+
+    def assign(table, s, aid):
+        busy = {p for v in hall.views() if v["status"] == "playing" for p in v["assign"]["players"]}
+        assert hall.tables[table]["status"] == "idle" and not busy & set(s["players"]), aid
+        sent.append((aid.split("-", 1)[1], s["players"], s["race"]))
+        Hall.assign(hall, table, s, aid)
+
+    runner = TournamentRunner(engine, tid, views=hall.views, assign=assign)
+    rng = __import__("random").Random(3)
+    runner.dispatch()
+    while not runner.over:
+        table = rng.choice([t for t, v in hall.tables.items() if v["status"] == "playing"])
+        game = hall.tables[table]["assign"]["id"].split("-", 1)[1]
+        a, b = hall.tables[table]["assign"]["players"]
+        side = rng.choice("AB")
+        assert runner.result(hall.finish(table, side, (2, 1) if side == "A" else (1, 2)))
+        log.append((game, *((a, b) if side == "A" else (b, a))))
+        runner.dispatch()
+    t = tournaments.load(engine, tid)
+    games = [g for g, _, _ in sent]
+    assert len(games) == len(set(games)) == 12 + 3  # 2 x 6 group games, semis and final
+    first_knockout = next(n for n, g in enumerate(games) if not g.startswith("G"))
+    assert all(g.startswith("G") for g in games[:first_knockout]) and first_knockout == 12
+    races = {g: race for g, _, race in sent}
+    assert {races[g] for g in games[:12]} == {2} and (races["W1-1"], races["W2-1"]) == (1, 3)
+    wins = {p: sum(w == p for _, w, _ in log[:12]) for p in t.bracket.players}
+    semis = {p for g, ps, _ in sent if g.startswith("W1") for p in ps}
+    for members in t.bracket.groups:
+        on = [p for p in members if p in semis]
+        assert len(on) == 2 and min(wins[p] for p in on) >= max(
+            wins[p] for p in members if p not in on
+        )
+    final = next(w for g, w, _ in log if g == "W2-1")
+    assert t.bracket.champion() == final and [p for _, ps in t.bracket.standings() for p in ps]
+    assert sorted(p for _, ps in t.bracket.standings() for p in ps) == sorted(t.bracket.players)
+    assert tournaments.in_play(engine) == []

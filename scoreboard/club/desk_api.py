@@ -10,7 +10,9 @@ import logging
 
 from aiohttp import web
 
+from scoreboard.club import tournament_form
 from scoreboard.club.bodies import database, json_object
+from scoreboard.club.tournament_staff import TournamentStaff
 
 LOGGER = logging.getLogger("scoreboard.club")
 RETAINED_WITHIN = 2.0  # seconds after connecting for the broker's retained messages to come
@@ -39,6 +41,7 @@ class DeskApi:
             web.get("/api/tournaments", self.listing),
             web.post("/api/tournaments", self.create),
             web.get("/api/tournaments/{id}", self.show),
+            *TournamentStaff(self).routes(),
         ]
 
     # -- from the broker ----------------------------------------------------------------------
@@ -98,26 +101,24 @@ class DeskApi:
 
     # -- the web ------------------------------------------------------------------------------
     async def create(self, request: web.Request) -> web.Response:
-        """`{"name", "format": "single"|"double", "players": [ids], "race", "target",
-        "draw_seed", "tables": [ids]}`: a new tournament, its first games out at once."""
+        """A new tournament (the body: club/tournament_form.py), its first games out at once."""
         self.club.check_staff(request)
         engine = database(self.engine)  # first: without the desk extra, clubdb cannot be imported
         from scoreboard.clubdb import tournaments
         from scoreboard.clubdb.tournaments import TournamentError
 
-        body = await json_object(request)
-        settings = {k: body[k] for k in ("race", "target", "tables") if k in body}
+        form = tournament_form.parse(await json_object(request))
         try:
             tid = tournaments.create(
                 engine,
-                str(body.get("name") or "Tournament"),
-                str(body.get("format") or "single"),
-                _ids(body.get("players")),
-                settings=settings,
-                draw_seed=body.get("draw_seed"),
+                form["name"],
+                form["format"],
+                form["players"],
+                settings=form["settings"],
+                draw_seed=form["draw_seed"],
             )
         except TournamentError as exc:
-            raise web.HTTPBadRequest(text=str(exc)) from None
+            raise web.HTTPBadRequest(text=f"players: {exc}") from None
         sent = self._dispatch(self._run(tid))
         return web.json_response({"ok": True, "id": tid, "sent": sent}, status=201)
 
@@ -161,15 +162,29 @@ class DeskApi:
                     "frames": list(result.frames) if result and result.frames else None,
                 }
             )
+        groups = (
+            [
+                {"players": members, "table": [_row(row) for row in table]}
+                for members, table in zip(b.groups, b.tables(), strict=True)
+            ]
+            if hasattr(b, "tables")  # desk/groups.py: a round robin, or groups then a knockout
+            else None
+        )
         return web.json_response(
             {
                 "id": t.id,
+                "groups": groups,
                 "name": t.name,
                 "format": t.format,
                 "players": b.players,
                 "games": games,
                 "ready": [g.id for g in b.ready()],
                 "at": at,
+                # "dispatch": "confirm": the games the desk proposes, for staff to send
+                "proposed": [
+                    {"game": g, "table": names.get(tb, tb), "table_id": tb}
+                    for tb, g in (runner.proposed if runner else [])
+                ],
                 "champion": b.champion(),
                 "standings": [{"place": p, "players": ps} for p, ps in b.standings()],
             }
@@ -180,13 +195,14 @@ class DeskApi:
         from scoreboard.club.tournament_runner import TournamentRunner
         from scoreboard.clubdb import tournaments
 
-        tables = tournaments.load(self.engine, tid).settings.get("tables")
+        settings = tournaments.load(self.engine, tid).settings
         self.runners[tid] = TournamentRunner(
             self.engine,
             tid,
             views=self.club.hall.views,
             assign=self.club.send_assign,
-            tables=tables,
+            tables=settings.get("tables"),
+            confirm=settings.get("dispatch") == "confirm",
         )
         return self.runners[tid]
 
@@ -203,13 +219,10 @@ class DeskApi:
         return sent
 
 
+def _row(row) -> dict:
+    keys = ("player", "played", "won", "frames_for", "frames_against")
+    return {k: getattr(row, k) for k in keys}
+
+
 def _name(place):
     return place if isinstance(place, str) else None  # a bye or not known yet
-
-
-def _ids(value) -> list[int]:
-    if not isinstance(value, list) or not all(
-        isinstance(v, int) and not isinstance(v, bool) for v in value
-    ):
-        raise web.HTTPBadRequest(text="players: a list of the players' ids")
-    return value

@@ -19,9 +19,10 @@ from collections.abc import Callable
 from scoreboard.clubdb import tournaments
 from scoreboard.clubdb.tournaments import TournamentError
 from scoreboard.desk.bracket import PENDING
+from scoreboard.desk.stages import race_for
 
 LOGGER = logging.getLogger("scoreboard.club")
-ASSIGN = re.compile(r"^T(\d+)-([WLGF][0-9F]*(?:-\d+)?)$")
+ASSIGN = re.compile(r"^T(\d+)-([WLGF][0-9FR]*(?:-\d+)?)$")  # desk/bracket.py, desk/groups.py ids
 
 
 def assign_id(tournament_id: int, game: str) -> str:
@@ -36,7 +37,7 @@ def parse_assign_id(value) -> tuple[int, str] | None:
 
 class TournamentRunner:
     """`views()`: the hall's tables (club/hall.py views); `assign(table, settings, id)`
-    publishes an assign; `tables`: the tables the tournament plays on (None: all)."""
+    publishes an assign (None settings: clears the table's); `tables`: the tables the tournament plays on (None: all)."""
 
     def __init__(
         self,
@@ -44,8 +45,9 @@ class TournamentRunner:
         tournament_id: int,
         *,
         views: Callable[[], list[dict]],
-        assign: Callable[[str, dict, str], None],
+        assign: Callable[[str, dict | None, str], None],
         tables: list[str] | None = None,
+        confirm: bool = False,
     ) -> None:
         self.engine, self.id = engine, tournament_id
         self.views, self.assign = views, assign
@@ -54,6 +56,10 @@ class TournamentRunner:
         # never sent twice because two tables changed before the first assign came back.
         self.sent: dict[str, str] = {}  # game -> table
         self.over = False  # the champion is known (as of the last dispatch)
+        # Played on confirm (the tournament's "dispatch": "confirm"): the (table, game) pairs
+        # dispatch() would send, for staff to send (club/tournament_staff.py); none go alone.
+        self.confirm = confirm
+        self.proposed: list[tuple[str, str]] = []
 
     # -- a table's result ---------------------------------------------------------------------
     def result(self, result: dict) -> bool:
@@ -153,7 +159,7 @@ class TournamentRunner:
         """Send each ready game not yet out to a free table, in the bracket's order; the
         (table, game) pairs sent. `over` says whether the tournament has its champion."""
         t = tournaments.load(self.engine, self.id)
-        self.over = t.bracket.champion() is not None
+        self.over = t.bracket.done()
         views = [v for v in self.views() if self.tables is None or v["table"] in self.tables]
         out = self.at_tables(t.bracket.results)  # sent, not played yet: those tables are taken
         busy = set(out.values())
@@ -162,20 +168,47 @@ class TournamentRunner:
             for v in sorted(views, key=lambda v: v["table"])
             if v.get("online") and v.get("status") == "idle" and v["table"] not in busy
         ]
-        sent = []
-        race = t.settings.get("race", 1)
+        pairs = []
         for game in t.bracket.ready():
             if game.id in out or not free:
                 continue
-            table = free.pop(0)
-            a, b = t.bracket.sides(game.id)
-            settings = {"players": [a, b], "race": race, "breaker": "lag"}
-            if "target" in t.settings:
-                settings["target"] = t.settings["target"]
-            self.assign(table, settings, assign_id(self.id, game.id))
-            self.sent[game.id] = table
-            sent.append((table, game.id))
-        return sent
+            pairs.append((free.pop(0), game.id))
+        if self.confirm:
+            self.proposed = pairs
+            return []
+        for table, game in pairs:
+            self._send(t, game, table)
+        return pairs
+
+    def send(self, game: str, table: str) -> None:
+        """A proposed game sent, to `table` (the staff's checks done)."""
+        self._send(tournaments.load(self.engine, self.id), game, table)
+        self.proposed = [(tb, g) for tb, g in self.proposed if g != game and tb != table]
+
+    def _send(self, t, game: str, table: str) -> None:
+        a, b = t.bracket.sides(game)
+        race = race_for(t.settings.get("race", 1), t.bracket.by_id[game], t.bracket.games)
+        settings = {"players": [a, b], "race": race, "breaker": "lag"}
+        settings |= {k: t.settings[k] for k in ("target", "options") if k in t.settings}
+        self.assign(table, settings, assign_id(self.id, game))
+        self.sent[game] = table
+
+    # -- the staff's -------------------------------------------------------------------------
+    def withdraw(self, game: str) -> str | None:
+        """`game` is no longer to be played where it was sent (staff gave it as a walkover or
+        moved it): that table's assign cleared (an empty retained assign); the table, or None."""
+        table = self.at_tables({}).get(game)
+        if table is not None:
+            self.assign(table, None, "")
+        self.sent.pop(game, None)
+        return table
+
+    def move(self, game: str, table: str) -> str | None:
+        """`game` to `table` instead of where it was (the staff's checks done: club/
+        tournament_staff.py); the table it left, or None."""
+        left = self.withdraw(game)
+        self._send(tournaments.load(self.engine, self.id), game, table)
+        return left
 
 
 def held(views: list[dict]) -> dict[str, tuple[int, str]]:

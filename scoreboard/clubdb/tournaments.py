@@ -11,12 +11,18 @@ from sqlalchemy import Engine, insert, select, update
 
 from scoreboard.clubdb.ratings import club_ratings
 from scoreboard.clubdb.schema import corrections, entries, games, players, tournaments
+from scoreboard.desk import formats
 from scoreboard.desk.bracket import Bracket, BracketError
+from scoreboard.desk.bracket import PlayedSince as LaterGamesPlayed
 from scoreboard.desk.draw import by_rating, drawn
 
 
 class TournamentError(ValueError):
     """A tournament the desk cannot make or a result it cannot take; the message says why."""
+
+
+class PlayedSince(TournamentError):
+    """A result that cannot be corrected: later games that depend on it were played."""
 
 
 @dataclass
@@ -54,7 +60,7 @@ def create(
             )
         }
         if missing := [pid for pid in player_ids if pid not in found]:
-            raise TournamentError(f"no player {missing[0]}")
+            raise TournamentError(f"no player {missing[0]} (never added, or merged into another)")
         if len(set(player_ids)) != len(player_ids):
             raise TournamentError("a player is entered twice")
         names = [found[pid] for pid in player_ids]
@@ -62,7 +68,7 @@ def create(
             drawn(names, draw_seed) if draw_seed is not None else by_rating(names, ratings or {})
         )
         try:
-            Bracket(order, format)
+            formats.make(order, format, settings)
         except BracketError as exc:
             raise TournamentError(str(exc)) from None
         by_name = {found[pid]: pid for pid in player_ids}
@@ -102,7 +108,7 @@ def _load(db, tournament_id: int) -> Tournament:
     ).all()
     ids = {name: pid for pid, name in seeded}
     names = {pid: name for pid, name in seeded}
-    bracket = Bracket([name for _, name in seeded], row.format)
+    bracket = formats.make([name for _, name in seeded], row.format, row.settings)
     played = db.execute(select(games).where(games.c.tournament_id == tournament_id)).all()
     # In the bracket's order: a result needs its players, whom earlier results decide.
     order = {g.id: n for n, g in enumerate(bracket.games)}
@@ -133,6 +139,8 @@ def record(
         t = _load(db, tournament_id)
         try:
             t.bracket.record(game, winner, frames=frames, walkover=walkover)
+        except LaterGamesPlayed as exc:
+            raise PlayedSince(str(exc)) from None
         except BracketError as exc:
             raise TournamentError(str(exc)) from None
         values = {
@@ -186,10 +194,10 @@ def history(engine: Engine, tournament_id: int) -> list[dict]:
 
 
 def in_play(engine: Engine) -> list[int]:
-    """The tournaments that have no champion yet, oldest first: the club plays them on."""
+    """The tournaments not over yet, oldest first: the club plays them on."""
     with engine.connect() as db:
         ids = [r.id for r in db.execute(select(tournaments.c.id).order_by(tournaments.c.id))]
-    return [tid for tid in ids if load(engine, tid).bracket.champion() is None]
+    return [tid for tid in ids if not load(engine, tid).bracket.done()]
 
 
 def listed(engine: Engine) -> list[dict]:

@@ -9,5 +9,7 @@ match that is ready to a free table; this package says which are ready.
   anyone can repeat);
 - `bracket.py`: single and double elimination with byes;
 - `round_robin.py`: groups, their rounds (the circle method) and their tables;
+- `groups.py`: a round robin in groups, or groups then a knockout, with a bracket's face;
+- `formats.py`: each format's bracket by its name; `stages.py`: the race per stage;
 - `ratings.py`: an Elo rating on frames.
 """

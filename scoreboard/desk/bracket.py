@@ -26,6 +26,10 @@ class BracketError(ValueError):
     """A result the bracket cannot take; the message says why."""
 
 
+class PlayedSince(BracketError):
+    """A result that cannot change: later games took a player from it and were played."""
+
+
 @dataclass(frozen=True)
 class Source:
     """Where a game's place is filled from: ``seed`` n (1-based), or the ``winner`` or
@@ -148,7 +152,7 @@ class Bracket:
         if winner not in (a, b):
             raise BracketError(f"{winner!r} does not play in {game_id} ({a} – {b})")
         if game_id in self.results and (later := self._played_after(game_id)):
-            raise BracketError(f"{game_id} cannot change: {', '.join(later)} played since")
+            raise PlayedSince(f"{game_id} cannot change: {', '.join(later)} played since")
         self.results[game_id] = Result(winner, tuple(frames) if frames else None, walkover)
         self._outcomes.clear()
 
@@ -175,6 +179,10 @@ class Bracket:
     def champion(self) -> str | None:
         outcome = self.outcome(self.final().id)
         return None if outcome is PENDING else outcome[0]
+
+    def done(self) -> bool:
+        """The champion is known: nothing is left to play."""
+        return self.champion() is not None
 
     def losses(self) -> dict[str, int]:
         """Games lost by each player (byes are not losses; a walkover is)."""

@@ -1,5 +1,8 @@
 """What the screens show now, built once per picture by the presenter."""
 
+from scoreboard.core.phase import Phase
+from scoreboard.core.settings import assign_of
+
 
 def scene(recorder, desk, pages, shot_clock, faults, *, call_later, show) -> tuple[dict, tuple]:
     """What the screens show now: the match, and over it the setup screen, the page
@@ -9,6 +12,8 @@ def scene(recorder, desk, pages, shot_clock, faults, *, call_later, show) -> tup
         shown = (not_saved, *shown)  # first: it is what the table must know now
         recorder.storage.keep_trying(call_later, show)
     snapshot = recorder.match.snapshot()
+    if snapshot["phase"] == Phase.LAG and (game := assign_of(recorder.storage.lines)):
+        snapshot["game"] = game  # the club's game it waits for (issue 22): the screens only
     if desk.is_open:  # the setup screen over the match (docs/ARCHITECTURE.md)
         snapshot["setup"] = desk.view()
     pages.follow(snapshot["phase"])

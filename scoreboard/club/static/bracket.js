@@ -1,7 +1,7 @@
 // The hall TV's bracket of one tournament (issue 22): its games by stage and round, the games
 // in play with their table, the winners; drawn again whenever the club says it changed.
 "use strict";
-const STAGES = { W: "Winners", L: "Losers", F: "Final" };
+const STAGES = { G: "Groups", W: "Winners", L: "Losers", F: "Final" };
 const tournamentId = decodeURIComponent(location.pathname.split("/")[2]);
 
 function gameNode(game, at) {
@@ -16,14 +16,31 @@ function gameNode(game, at) {
   return box;
 }
 
+function groupTable(group, n) {
+  // A group's table as it stands (desk/groups.py): won, frames for and against, best first.
+  const section = el("section", "stage");
+  section.append(el("h2", null, "Group " + (n + 1)));
+  const table = el("table", "group-table");
+  const head = el("tr");
+  for (const h of ["", "P", "W", "F", "A"]) head.append(el("th", null, h));
+  table.append(head);
+  for (const row of group.table) {
+    const tr = el("tr");
+    for (const v of [row.player, row.played, row.won, row.frames_for, row.frames_against]) tr.append(el("td", null, v));
+    table.append(tr);
+  }
+  section.append(table);
+  return section;
+}
+
 async function drawBracket() {
   const response = await fetch("/api/tournaments/" + encodeURIComponent(tournamentId), { cache: "no-store" });
   if (!response.ok) return;
   const t = await response.json();
   document.getElementById("title").firstChild.textContent = t.name + " ";
   document.title = t.name;
-  const stages = [];
-  for (const stage of ["W", "L", "F"]) {
+  const stages = (t.groups || []).map(groupTable);
+  for (const stage of ["G", "W", "L", "F"]) {
     const shown = t.games.filter((g) => g.stage === stage);
     if (!shown.length) continue;
     const section = el("section", "stage");

@@ -15,6 +15,8 @@ def draw(c, snap, t) -> int:
         # 128 px has no room for it; the race is in the button row's "0 (2) 0" anyway.
         race = t.ngettext("race to {n} frame", "race to {n} frames", snap["race"])
         line += ", " + race.format(n=snap["race"])
+    if snap.get("game"):  # the club's tournament game (its assign's id): which round it is
+        line = f"{snap['game']} · {line}"
     c.fit(2, ROWS[3], c.width - 4, "{s}", fill=c.dim, s=line)
     buttons(c, snap, centre=frames_text(snap), active=None)
     return ROWS[0]

@@ -1,0 +1,183 @@
+"""The staff's hand on a tournament's games (issue 22), each a staff write (the staff password
+and the club's own page, as every staff write):
+
+- ``POST /api/tournaments/<id>/games/<game>/walkover`` ``{"winner": name, "by": who}``: a game
+  that cannot start (a player missing) given to `winner`, not played; its table's assign is
+  cleared;
+- ``POST …/move`` ``{"table": id, "by": who}``: a game that cannot start where it was sent goes
+  to another free table; the old table's assign is cleared, the new one gets it;
+- ``POST …/send`` ``{"table": id}``: a game the desk proposed (a tournament played with
+  ``"dispatch": "confirm"``) sent to its proposed table, or to `table`;
+- ``POST …/result`` ``{"winner": name, "frames": [a, b], "by": who}``: a result entered or
+  corrected at the desk; 409 when later games took a player from it and were played.
+
+Each is recorded with who (`by`: the staff member's name, else "staff") and when (clubdb's
+corrections). A game in play at its table is the table's to finish: 409, never taken from it.
+"""
+
+import asyncio
+import logging
+
+from aiohttp import web
+
+from scoreboard.club.bodies import database, json_object
+from scoreboard.mqtt.topics import TABLE_ID
+from scoreboard.rules.setup import MAX_RACE
+
+LOGGER = logging.getLogger("scoreboard.club")
+BY_LETTERS = 30
+
+
+class TournamentStaff:
+    """`desk`: club/desk_api.py DeskApi (its club, engine and runners)."""
+
+    def __init__(self, desk) -> None:
+        self.desk = desk
+
+    def routes(self) -> list:
+        base = "/api/tournaments/{id}/games/{game}"
+        return [
+            web.post(f"{base}/walkover", self.walkover),
+            web.post(f"{base}/move", self.move),
+            web.post(f"{base}/send", self.send),
+            web.post(f"{base}/result", self.result),
+        ]
+
+    async def walkover(self, request: web.Request) -> web.Response:
+        t, game, body, runner = await self._game(request)
+        if game in t.bracket.results:
+            raise web.HTTPConflict(text=f"{game} is decided: correct its result instead")
+        self._not_in_play(t, game, runner)
+        winner = _winner(body, t, game)
+        await self._record(t, game, winner, by=_by(body), walkover=True)
+        table = runner.withdraw(game) if runner else None
+        return self._changed(t.id, {"ok": True, "cleared": table})
+
+    async def move(self, request: web.Request) -> web.Response:
+        t, game, body, runner = await self._game(request)
+        by = _by(body)
+        if runner is None or game not in {g.id for g in t.bracket.ready()}:
+            raise web.HTTPConflict(text=f"{game} is not waiting to be played")
+        self._not_in_play(t, game, runner)
+        table = self._free_table(t, runner, body.get("table"))
+        left = runner.move(game, table)
+        LOGGER.info("club: %s moved %s of tournament %s from %s to %s", by, game, t.id, left, table)
+        return self._changed(t.id, {"ok": True, "from": left, "to": table})
+
+    async def send(self, request: web.Request) -> web.Response:
+        """A game the desk proposed (a tournament whose `dispatch` is "confirm") sent now, to
+        its proposed table or to `table`."""
+        t, game, body, runner = await self._game(request)
+        by = _by(body)
+        ready = {g.id for g in t.bracket.ready()}
+        if runner is None or game not in ready or game in runner.at_tables(t.bracket.results):
+            raise web.HTTPConflict(text=f"{game} is not waiting for a table")
+        proposed = dict((g, table) for table, g in runner.proposed)
+        table = self._free_table(t, runner, body.get("table", proposed.get(game)))
+        runner.send(game, table)
+        LOGGER.info("club: %s sent %s of tournament %s to %s", by, game, t.id, table)
+        return self._changed(t.id, {"ok": True, "to": table})
+
+    async def result(self, request: web.Request) -> web.Response:
+        t, game, body, runner = await self._game(request)
+        winner = _winner(body, t, game)
+        frames = body.get("frames")
+        if not (
+            isinstance(frames, list)
+            and len(frames) == 2
+            and all(isinstance(f, int) and not isinstance(f, bool) for f in frames)
+            and all(0 <= f <= MAX_RACE for f in frames)
+        ):
+            raise web.HTTPBadRequest(text=f"frames: two whole numbers 0 to {MAX_RACE}, [a, b]")
+        a, _ = t.bracket.sides(game)
+        if (frames[0] > frames[1]) != (winner == a):
+            raise web.HTTPBadRequest(text="frames: the winner has more frames")
+        if game not in t.bracket.results:
+            self._not_in_play(t, game, runner)
+        await self._record(t, game, winner, by=_by(body), frames=tuple(frames))
+        table = runner.withdraw(game) if runner and game not in t.bracket.results else None
+        return self._changed(t.id, {"ok": True, "cleared": table})
+
+    # -- helpers ------------------------------------------------------------------------------
+    async def _game(self, request: web.Request):
+        """(tournament, game, body, its runner or None) of a staff's write; 404 if none."""
+        self.desk.club.check_staff(request)
+        engine = database(self.desk.engine)
+        from scoreboard.clubdb import tournaments
+        from scoreboard.clubdb.tournaments import TournamentError
+
+        body = await json_object(request)
+        try:
+            tid = int(request.match_info["id"])
+            t = await asyncio.to_thread(tournaments.load, engine, tid)
+        except (TournamentError, ValueError):
+            raise web.HTTPNotFound(text="no such tournament") from None
+        game = request.match_info["game"]
+        if game not in t.bracket.by_id:
+            raise web.HTTPNotFound(text=f"no game {game!r} in tournament {tid}")
+        return t, game, body, self.desk.runners.get(tid)
+
+    def _free_table(self, t, runner, table) -> str:
+        """`table` if it is free for this tournament's game (online, idle, holding none of
+        its games, one of its tables), else 400/409; 503 while the broker is away."""
+        if not isinstance(table, str) or not TABLE_ID.match(table):
+            raise web.HTTPBadRequest(text="table: a table's id")
+        view = {v["table"]: v for v in self.desk.club.hall.views()}.get(table)
+        taken = set(runner.at_tables(t.bracket.results).values())
+        if view is None or not view.get("online") or view.get("status") != "idle":
+            raise web.HTTPConflict(text=f"table {table} is not free: not online, or in play")
+        if table in taken or (runner.tables is not None and table not in runner.tables):
+            raise web.HTTPConflict(text=f"table {table} is not free for this tournament")
+        if not self.desk.club.linked:
+            raise web.HTTPServiceUnavailable(text="the club is not connected to the broker")
+        return table
+
+    def _not_in_play(self, t, game: str, runner) -> None:
+        """409 when `game` is at a table that plays it: the table's result decides it."""
+        if runner is None:
+            return
+        table = runner.at_tables(t.bracket.results).get(game)
+        views = {v["table"]: v for v in self.desk.club.hall.views()}
+        if table is not None and (views.get(table) or {}).get("status") == "playing":
+            raise web.HTTPConflict(
+                text=f"{game} is in play at table {table}: its result comes from the table "
+                "(finish or undo it there first)"
+            )
+
+    async def _record(self, t, game: str, winner: str, **kwargs) -> None:
+        from scoreboard.clubdb import tournaments
+
+        try:
+            await asyncio.to_thread(
+                tournaments.record, self.desk.engine, t.id, game, winner, **kwargs
+            )
+        except tournaments.PlayedSince as exc:
+            raise web.HTTPConflict(
+                text=f"{exc}: the games after it are decided on what it was (correct those first)"
+            ) from None
+        except tournaments.TournamentError as exc:
+            raise web.HTTPBadRequest(text=str(exc)) from None
+
+    def _changed(self, tid: int, answer: dict) -> web.Response:
+        runner = self.desk.runners.get(tid)
+        if runner is not None:
+            answer["sent"] = self.desk._dispatch(runner)
+        self.desk.club.tell_pages({"type": "tournament", "id": tid})
+        return web.json_response(answer)
+
+
+def _winner(body: dict, t, game: str) -> str:
+    sides = t.bracket.sides(game)
+    winner = body.get("winner")
+    if not all(isinstance(p, str) for p in sides):
+        raise web.HTTPConflict(text=f"{game} is not ready: its players are not both known")
+    if winner not in sides:
+        raise web.HTTPBadRequest(text=f"winner: {sides[0]} or {sides[1]}, not {winner!r}")
+    return winner
+
+
+def _by(body: dict) -> str:
+    who = body.get("by", "")
+    if not isinstance(who, str) or len(who) > BY_LETTERS or not (who == "" or who.isprintable()):
+        raise web.HTTPBadRequest(text=f"by: the staff member's name, up to {BY_LETTERS} letters")
+    return f"staff {who.strip()}".strip()
