@@ -78,3 +78,52 @@ def test_staff_add_players_and_start_a_tournament_from_the_desk(tmp_path, chromi
     assert (t.name, t.format, t.draw_seed) == ("Friday Cup", SINGLE, 2026)
     assert sorted(t.bracket.players) == sorted(["Олена", "Тарас", "Ія", "Петро"])
     assert "4 players, in play" in listed
+
+
+def test_staff_give_a_walkover_and_correct_a_result_on_the_tournaments_desk_page(
+    tmp_path, chromium
+):
+    """A player missing: the staff give the game to the other from the tournament's page at
+    the desk, then correct it; each change kept with who made it."""
+    engine = open_database(f"sqlite:///{tmp_path}/club.db")
+    ids = [players.add(engine, n) for n in ("Олена", "Тарас", "Ія", "Петро")]
+    tid = tournaments.create(engine, "Friday", SINGLE, ids, draw_seed=5)
+    a, b = tournaments.load(engine, tid).bracket.sides("W1-1")
+
+    async def body():
+        club = Club(book=ResultBook(tmp_path / "book"), staff_password="cue", database=engine)
+        club.desk.start()
+        runner = web.AppRunner(club.app())
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        url = f"http://127.0.0.1:{site._server.sockets[0].getsockname()[1]}"
+        async with playwright.async_playwright() as p:
+            browser = await p.chromium.launch(executable_path=chromium, timeout=PATIENCE * 1000)
+            context = await browser.new_context(
+                http_credentials={"username": "staff", "password": "cue"}
+            )
+            page = await context.new_page()
+            page.set_default_timeout(PATIENCE * 1000)
+            await page.goto(f"{url}/desk/tournament/{tid}")
+            await page.fill("#by", "Ann")
+            await page.dispatch_event("#by", "change")
+            row = "#game-W1-1"
+            await page.click(f"{row} button:has-text('{b}')")  # a is missing: b goes on
+            await page.wait_for_selector(f"{row} .where:has-text('{b} won')")
+            await page.select_option(f"{row} select >> nth=-1", a)  # it was a after all
+            inputs = await page.query_selector_all(f"{row} input[type=number]")
+            await inputs[0].fill("2")
+            await inputs[1].fill("1")
+            await page.click(f"{row} button:has-text('save')")
+            await page.wait_for_selector(f"{row} .where:has-text('{a} won 2:1')")
+            await browser.close()
+        await runner.cleanup()
+
+    asyncio.run(body())
+    history = tournaments.history(engine, tid)
+    assert [(h["winner"], h["walkover"], h["by"]) for h in history] == [
+        (b, True, "staff Ann"),
+        (a, False, "staff Ann"),
+    ]
+    assert tournaments.load(engine, tid).bracket.results["W1-1"].frames == (2, 1)

@@ -48,7 +48,7 @@ class DeskApi:
     def result(self, result: dict) -> None:
         for runner in list(self.runners.values()):
             if runner.result(result):
-                self._dispatch(runner)
+                self.dispatch(runner)
                 self.club.tell_pages({"type": "tournament", "id": runner.id})
 
     def seen(self, view: dict) -> None:
@@ -74,7 +74,7 @@ class DeskApi:
     def tables_changed(self) -> None:
         """A table came online or went idle: games that wait may go out now."""
         for runner in list(self.runners.values()):
-            if self._dispatch(runner):
+            if self.dispatch(runner):
                 self.club.tell_pages({"type": "tournament", "id": runner.id})
 
     def holding(self, table: str) -> str | None:
@@ -119,7 +119,7 @@ class DeskApi:
             )
         except TournamentError as exc:
             raise web.HTTPBadRequest(text=f"players: {exc}") from None
-        sent = self._dispatch(self._run(tid))
+        sent = self.dispatch(self._run(tid))
         return web.json_response({"ok": True, "id": tid, "sent": sent}, status=201)
 
     async def listing(self, request: web.Request) -> web.Response:
@@ -180,6 +180,7 @@ class DeskApi:
                 "games": games,
                 "ready": [g.id for g in b.ready()],
                 "at": at,
+                "dispatch": t.settings.get("dispatch", "auto"),
                 # "dispatch": "confirm": the games the desk proposes, for staff to send
                 "proposed": [
                     {"game": g, "table": names.get(tb, tb), "table_id": tb}
@@ -206,7 +207,7 @@ class DeskApi:
         )
         return self.runners[tid]
 
-    def _dispatch(self, runner) -> list:
+    def dispatch(self, runner) -> list:
 
         if not self.club.linked:
             return []  # the broker is away: the games go out when it is back

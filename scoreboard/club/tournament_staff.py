@@ -161,7 +161,7 @@ class TournamentStaff:
     def _changed(self, tid: int, answer: dict) -> web.Response:
         runner = self.desk.runners.get(tid)
         if runner is not None:
-            answer["sent"] = self.desk._dispatch(runner)
+            answer["sent"] = self.desk.dispatch(runner)
         self.desk.club.tell_pages({"type": "tournament", "id": tid})
         return web.json_response(answer)
 

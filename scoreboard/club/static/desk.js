@@ -62,7 +62,7 @@ async function tables() {
 async function tournaments() {
   const { tournaments } = await (await fetch("/api/tournaments")).json();
   document.getElementById("tournaments").replaceChildren(...tournaments.map((t) =>
-    el("li", {}, el("a", { href: `/tournament/${t.id}`, textContent: t.name }),
+    el("li", {}, el("a", { href: `/desk/tournament/${t.id}`, textContent: t.name }),
       ` — ${t.format}, ${t.players} players, ` +
       (t.champion ? `won by ${t.champion}` : "in play"))));
 }
@@ -82,7 +82,7 @@ document.getElementById("create").addEventListener("submit", async (e) => {
   const answer = await send("POST", "/api/tournaments", body);
   say("answer", answer, answer.ok ? `started (draw number ${body.draw_seed ?? "—"}): ` +
       `${answer.json.sent.length} games went to the tables` : "");
-  if (answer.ok) location.href = `/tournament/${answer.json.id}`;
+  if (answer.ok) location.href = `/desk/tournament/${answer.json.id}`;
 });
 
 document.getElementById("add").addEventListener("submit", async (e) => {
