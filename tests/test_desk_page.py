@@ -59,7 +59,9 @@ def test_staff_add_players_and_start_a_tournament_from_the_desk(tmp_path, chromi
                 await page.click("#add button")
                 await page.wait_for_selector(f"#entrants label:has-text('{name}')")
             await page.fill("#create [name=name]", "Friday Cup")
-            await page.select_option("#create [name=format]", "single")
+            await page.select_option("#create [name=format]", "groups")
+            await page.fill("#create [name=final_race]", "3")
+            await page.select_option("#create [name=penalty]", "american")
             await page.fill("#create [name=draw]", "2026")
             for box in await page.query_selector_all("#entrants input"):
                 await box.check()
@@ -75,7 +77,9 @@ def test_staff_add_players_and_start_a_tournament_from_the_desk(tmp_path, chromi
     listed = asyncio.run(body())
     (made,) = tournaments.listed(engine)
     t = tournaments.load(engine, made["id"])
-    assert (t.name, t.format, t.draw_seed) == ("Friday Cup", SINGLE, 2026)
+    assert (t.name, t.format, t.draw_seed) == ("Friday Cup", "groups", 2026)
+    assert t.settings["race"] == {"*": 2, "final": 3}
+    assert t.settings["options"] == {"penalty": "american", "jumped-ball": "foul"}
     assert sorted(t.bracket.players) == sorted(["Олена", "Тарас", "Ія", "Петро"])
     assert "4 players, in play" in listed
 

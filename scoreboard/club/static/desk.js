@@ -73,8 +73,16 @@ const ticked = (id) =>
 document.getElementById("create").addEventListener("submit", async (e) => {
   e.preventDefault();
   const f = e.target;
-  const body = { name: f.name.value, format: f.format.value, race: Number(f.race.value),
-                 target: Number(f.target.value), players: ticked("entrants").map(Number) };
+  const race = Number(f.race.value);
+  const body = { name: f.name.value, format: f.format.value,
+                 race: f.final_race.value === "" ? race : { "*": race, final: Number(f.final_race.value) },
+                 target: Number(f.target.value), players: ticked("entrants").map(Number),
+                 options: { penalty: f.penalty.value, "jumped-ball": f.jumped.value },
+                 dispatch: f.dispatch.value };
+  if (f.format.value === "round_robin") body.groups = Number(f.groups.value);
+  if (f.format.value === "groups")
+    Object.assign(body, { groups: Number(f.groups.value), qualify: Number(f.qualify.value),
+                          knockout: f.knockout.value });
   if (f.seeding.value === "draw")
     body.draw_seed = f.draw.value === "" ? Math.floor(Math.random() * 1e6) : Number(f.draw.value);
   const chosen = ticked("tables");
@@ -94,6 +102,14 @@ document.getElementById("add").addEventListener("submit", async (e) => {
   if (answer.ok) { f.reset(); await players(); }
 });
 
+// The groups' fields only where the format has groups.
+function showFormat() {
+  const f = document.getElementById("create"), format = f.format.value;
+  f.groups.parentElement.hidden = !["round_robin", "groups"].includes(format);
+  f.qualify.parentElement.hidden = f.knockout.parentElement.hidden = format !== "groups";
+}
+document.querySelector("#create [name=format]").addEventListener("change", showFormat);
+showFormat();
 players();
 tables();
 tournaments();
