@@ -40,6 +40,18 @@ def lines_for(players, pots):
     return match_lines(STARTED, a, b, pots=pots)
 
 
+def table_publisher(broker, folder, table: str, name: str | None = None) -> Publisher:
+    """A table's real MQTT publisher on `broker`, its state in `folder`/`table`, started."""
+    config = configuration.loads(
+        f'[mqtt]\nenabled = true\nhost = "127.0.0.1"\nport = {broker.port}\n'
+        f'table = "{table}"\n' + (f'name = "{name}"\n' if name else "") + "keepalive = 2\n"
+    )
+    (folder / table).mkdir()
+    publisher = Publisher(config, state_dir=folder / table)
+    publisher.start()
+    return publisher
+
+
 async def serve_club(club: Club, broker):
     """`scoreboard club`'s server for `club` on a loopback port, its client on `broker`:
     (client, runner, port)."""
@@ -63,13 +75,7 @@ def test_the_hall_page_draws_every_table_and_follows_a_change(broker, tmp_path, 
         client, runner, port = await serve_club(club, broker)
         publishers = []
         for table, name, players, pots, faults in TABLES:
-            config = configuration.loads(
-                f'[mqtt]\nenabled = true\nhost = "127.0.0.1"\nport = {broker.port}\n'
-                f'table = "{table}"\nname = "{name}"\nkeepalive = 2\n'
-            )
-            (tmp_path / table).mkdir()
-            publisher = Publisher(config, state_dir=tmp_path / table)
-            publisher.start()
+            publisher = table_publisher(broker, tmp_path, table, name)
             publisher.take(state_message(lines_for(players, pots), faults=faults))
             publishers.append(publisher)
         await until(lambda: len(club.hall.tables) == len(TABLES), what="every table")

@@ -7,16 +7,14 @@ import asyncio
 import aiohttp
 from helpers import until
 from mqtt_table import state_message
-from test_club_browser import serve_club
+from test_club_browser import serve_club, table_publisher
 from test_club_players import STAFF
 
-from scoreboard import config as configuration
 from scoreboard.club.results import ResultBook
 from scoreboard.club.server import Club
 from scoreboard.clubdb import players, tournaments
 from scoreboard.clubdb.database import open_database
 from scoreboard.desk.bracket import SINGLE
-from scoreboard.mqtt.publisher import Publisher
 
 
 def test_the_staff_cannot_overwrite_a_tables_tournament_game(broker, tmp_path):
@@ -30,13 +28,7 @@ def test_the_staff_cannot_overwrite_a_tables_tournament_game(broker, tmp_path):
         client, runner, port = await serve_club(club, broker)
         publishers = []
         for n in ("t1", "t2"):
-            config = configuration.loads(
-                f'[mqtt]\nenabled = true\nhost = "127.0.0.1"\nport = {broker.port}\n'
-                f'table = "{n}"\nkeepalive = 2\n'
-            )
-            (tmp_path / n).mkdir()
-            publisher = Publisher(config, state_dir=tmp_path / n)
-            publisher.start()
+            publisher = table_publisher(broker, tmp_path, n)
             publisher.take(state_message(["players A B", "race 1"]))  # idle: the lag
             publishers.append(publisher)
         await until(lambda: len(club.hall.tables) == 2 and club.linked, what="two tables")

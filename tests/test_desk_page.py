@@ -4,6 +4,7 @@ add players and start a tournament from it with the staff password; anyone lists
 tournaments."""
 
 import asyncio
+import contextlib
 
 from aiohttp import web
 from helpers import PATIENCE
@@ -15,6 +16,29 @@ from scoreboard.club.server import Club
 from scoreboard.clubdb import players, tournaments
 from scoreboard.clubdb.database import open_database
 from scoreboard.desk.bracket import DOUBLE, SINGLE
+
+
+@contextlib.asynccontextmanager
+async def staff_browser(club: Club, chromium: str):
+    """The club's server on a loopback port and a chromium page that gives the staff password
+    when asked: (page, the club's address)."""
+    runner = web.AppRunner(club.app())
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    url = f"http://127.0.0.1:{site._server.sockets[0].getsockname()[1]}"
+    try:
+        async with playwright.async_playwright() as p:
+            browser = await p.chromium.launch(executable_path=chromium, timeout=PATIENCE * 1000)
+            context = await browser.new_context(
+                http_credentials={"username": "staff", "password": "cue"}
+            )
+            page = await context.new_page()
+            page.set_default_timeout(PATIENCE * 1000)
+            yield page, url
+            await browser.close()
+    finally:
+        await runner.cleanup()
 
 
 def test_anyone_lists_the_tournaments_newest_first_with_their_champions(tmp_path, database_url):
@@ -41,18 +65,7 @@ def test_staff_add_players_and_start_a_tournament_from_the_desk(tmp_path, chromi
 
     async def body():
         club = Club(book=ResultBook(tmp_path / "book"), staff_password="cue", database=engine)
-        runner = web.AppRunner(club.app())
-        await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        url = f"http://127.0.0.1:{site._server.sockets[0].getsockname()[1]}"
-        async with playwright.async_playwright() as p:
-            browser = await p.chromium.launch(executable_path=chromium, timeout=PATIENCE * 1000)
-            context = await browser.new_context(
-                http_credentials={"username": "staff", "password": "cue"}
-            )
-            page = await context.new_page()
-            page.set_default_timeout(PATIENCE * 1000)
+        async with staff_browser(club, chromium) as (page, url):
             await page.goto(f"{url}/desk")
             for name in ("Тарас", "Ія", "Петро"):
                 await page.fill("#add [name=name]", name)
@@ -70,8 +83,6 @@ def test_staff_add_players_and_start_a_tournament_from_the_desk(tmp_path, chromi
             await page.goto(f"{url}/desk")
             await page.wait_for_selector("#tournaments li:has-text('Friday Cup')")
             listed = await page.inner_text("#tournaments")
-            await browser.close()
-        await runner.cleanup()
         return listed
 
     listed = asyncio.run(body())
@@ -97,18 +108,7 @@ def test_staff_give_a_walkover_and_correct_a_result_on_the_tournaments_desk_page
     async def body():
         club = Club(book=ResultBook(tmp_path / "book"), staff_password="cue", database=engine)
         club.desk.start()
-        runner = web.AppRunner(club.app())
-        await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        url = f"http://127.0.0.1:{site._server.sockets[0].getsockname()[1]}"
-        async with playwright.async_playwright() as p:
-            browser = await p.chromium.launch(executable_path=chromium, timeout=PATIENCE * 1000)
-            context = await browser.new_context(
-                http_credentials={"username": "staff", "password": "cue"}
-            )
-            page = await context.new_page()
-            page.set_default_timeout(PATIENCE * 1000)
+        async with staff_browser(club, chromium) as (page, url):
             await page.goto(f"{url}/desk/tournament/{tid}")
             await page.fill("#by", "Ann")
             await page.dispatch_event("#by", "change")
@@ -121,8 +121,6 @@ def test_staff_give_a_walkover_and_correct_a_result_on_the_tournaments_desk_page
             await inputs[1].fill("1")
             await page.click(f"{row} button:has-text('save')")
             await page.wait_for_selector(f"{row} .where:has-text('{a} won 2:1')")
-            await browser.close()
-        await runner.cleanup()
 
     asyncio.run(body())
     history = tournaments.history(engine, tid)

@@ -11,16 +11,14 @@ import os
 import paho.mqtt.client as paho
 from helpers import PATIENCE, until
 from mqtt_table import match_lines, state_message
-from test_club_browser import GALLERY, playwright, serve_club
+from test_club_browser import GALLERY, playwright, serve_club, table_publisher
 
-from scoreboard import config as configuration
 from scoreboard.club.results import ResultBook
 from scoreboard.club.server import Club
 from scoreboard.clubdb import players
 from scoreboard.clubdb.database import open_database
 from scoreboard.core.matchlog import replay
 from scoreboard.core.summary import summarise
-from scoreboard.mqtt.publisher import Publisher
 from scoreboard.mqtt.results import payload
 
 STAFF = {"Authorization": "Basic c3RhZmY6Y3Vl"}  # staff:cue
@@ -42,13 +40,7 @@ def test_the_bracket_moves_on_as_the_tables_results_arrive(broker, tmp_path, chr
         client, runner, port = await serve_club(club, broker)
         publishers = []
         for n in range(1, 5):
-            config = configuration.loads(
-                f'[mqtt]\nenabled = true\nhost = "127.0.0.1"\nport = {broker.port}\n'
-                f'table = "t{n}"\nname = "Table {n}"\nkeepalive = 2\n'
-            )
-            (tmp_path / f"t{n}").mkdir()
-            publisher = Publisher(config, state_dir=tmp_path / f"t{n}")
-            publisher.start()
+            publisher = table_publisher(broker, tmp_path, f"t{n}", f"Table {n}")
             publisher.take(state_message(["players A B", "race 1"]))  # idle: the lag
             publishers.append(publisher)
         await until(lambda: len(club.hall.tables) == 4 and club.linked, what="four tables")
