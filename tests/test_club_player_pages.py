@@ -5,15 +5,15 @@ where they play next, read by anyone; the hall TV's QR code to them."""
 import asyncio
 
 from aiohttp.test_utils import TestClient, TestServer
+from test_club_ratings import keep
 
 from scoreboard.club.results import ResultBook
 from scoreboard.club.server import STATIC, Club
 from scoreboard.club.tournament_runner import TournamentRunner
-from scoreboard.clubdb import matches, players, tournaments
+from scoreboard.clubdb import players, tournaments
 from scoreboard.clubdb.database import open_database
 from scoreboard.desk.bracket import SINGLE
 from scoreboard.desk.ratings import replay
-from scoreboard.mqtt.results import digest
 
 
 class Tables:
@@ -27,19 +27,6 @@ class Tables:
 
     def assign(self, table, settings, aid):
         self.tables[table] |= {"assign": {"id": aid, **settings}, "status": "playing"}
-
-
-def keep(engine, a, b, frames, hour):
-    result = {
-        "table": "t2",
-        "match_id": f"20261203T{hour:02d}0000Z",
-        "players": {"A": a, "B": b},
-        "finished": True,
-        "winner": "A" if frames[0] > frames[1] else "B",
-        "frames": {"A": frames[0], "B": frames[1]},
-        "ended": f"2026-12-03T{hour:02d}:30:00Z",
-    }
-    matches.keep(engine, result, digest(result))
 
 
 def test_who_plays_next_where_waiting_for_a_table_or_for_the_opponent(database_url):
@@ -92,8 +79,8 @@ def run(body, tmp_path, engine):
 def test_anyone_reads_the_players_and_a_players_page(tmp_path, database_url):
     engine = open_database(database_url)
     olena, taras, bo = (players.add(engine, n) for n in ("Олена", "Taras", "<b>Bo"))
-    keep(engine, "Олена", "Taras", (3, 0), hour=10)
-    keep(engine, "Taras", "Олена", (2, 1), hour=11)
+    keep(engine, "Олена", "Taras", (3, 0), hour=10, table="t2")
+    keep(engine, "Taras", "Олена", (2, 1), hour=11, table="t2")
     tid = tournaments.create(engine, "Friday", SINGLE, [olena, taras])
     tables = Tables("t1")
 
