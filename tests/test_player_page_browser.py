@@ -13,7 +13,8 @@ import zxingcpp
 from aiohttp import web
 from helpers import PATIENCE
 from PIL import Image
-from test_club_player_pages import Tables, keep
+from test_club_player_pages import Tables
+from test_club_ratings import keep
 
 from scoreboard.club.results import ResultBook
 from scoreboard.club.server import Club
@@ -34,7 +35,7 @@ def test_the_halls_qr_code_leads_a_phone_to_a_players_page(tmp_path, chromium):
     for hour, (a, b, frames) in enumerate(
         [("Олена", "Тарас", (3, 1)), ("Ія", "Петро", (2, 3)), ("Олена", "Петро", (3, 0))], 9
     ):
-        keep(engine, a, b, frames, hour)
+        keep(engine, a, b, frames, hour=hour, table="t2")
     tid = tournaments.create(engine, "Friday Cup", SINGLE, ids)  # by rating: Олена first
 
     async def body():
