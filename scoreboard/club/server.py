@@ -20,6 +20,7 @@ from scoreboard.club.hall import Hall
 from scoreboard.club.player_pages import PlayerPages
 from scoreboard.club.players_api import PlayersApi
 from scoreboard.club.results import BadResult, ResultBook
+from scoreboard.club.table_time import TableTime
 from scoreboard.core.settings import NAME_LETTERS, OPTIONS
 from scoreboard.mqtt import topics
 from scoreboard.net import security
@@ -54,6 +55,7 @@ class Club:
         self.players = PlayersApi(self, database)  # the club's players (its database)
         self.desk = DeskApi(self, database)  # its tournaments, played on the tables
         self.player_pages = PlayerPages(self, database)  # each player's page, read only
+        self.table_time = TableTime(database)  # each table's minutes in play and idle, by day
         self._status: dict[str, str] = {}  # each table's status last seen (idle, playing...)
         self.book = book
         self.client = client  # ClubClient, for assign; None in tests that only read
@@ -88,6 +90,7 @@ class Club:
             view = self.hall.tables[table].view()
             self._send({"type": "table", "table": view}, table=table)
             self.desk.seen(view)  # a tournament's game now shown at a table: its page redraws
+            self.table_time.seen(view, self.clock())
             if self._status.get(table) != view["status"]:
                 self._status[table] = view["status"]
                 self.desk.tables_changed()  # a table free now may take a waiting game
@@ -95,6 +98,8 @@ class Club:
     def link(self, up: bool) -> None:
         self.linked = up
         self._send({"type": "broker", "connected": up})
+        if not up:
+            self.table_time.lost(self.clock())  # the tables are not seen: not counted
         if up:
             self.publish_roster()
             self.desk.linked()
@@ -181,9 +186,11 @@ class Club:
                 *self.players.routes(),
                 *self.player_pages.routes(),
                 *self.desk.routes(),
+                *self.table_time.routes(),
                 web.static("/static", STATIC),
             ]
         )
+        app.cleanup_ctx.append(self.table_time.ticking(self.clock))
         return app
 
     def page(self, name: str):

@@ -5,6 +5,7 @@ from sqlalchemy import (
     JSON,
     Boolean,
     Column,
+    Date,
     DateTime,
     ForeignKey,
     Integer,
@@ -106,4 +107,15 @@ player_names = Table(
     Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
     Column("key", String(160), nullable=False),  # the name casefolded, as players.key
     Column("since", DateTime(timezone=True), nullable=False),
+)
+
+# Table time (issue 22): for each table and day (the club's time zone), the seconds it was in
+# play and idle, from the tables' own state as the club saw it; offline time is not counted.
+table_time = Table(
+    "table_time",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("day", Date, primary_key=True),
+    Column("in_play", Integer, nullable=False, default=0),  # seconds
+    Column("idle", Integer, nullable=False, default=0),  # seconds
 )
