@@ -59,6 +59,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/setup_press.py
 	$(BIN)/python bench/web_latency.py
 	$(BIN)/python bench/club_page.py
+	$(BIN)/python bench/desk.py
 	$(BIN)/python bench/attack_memory.py
 	$(BIN)/python bench/flood.py
 

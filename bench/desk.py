@@ -11,6 +11,8 @@ path. The results are sent one at a time, the winner by a seeded RNG, until the 
   reaches a free table (only the results that make a game ready);
 - bracket page: the result until the page's SSE says the tournament changed, and the
   /api/tournaments/<id> JSON the page then fetches (its request's time);
+- the hall page: each table publishes a new state a second meanwhile (idle, so the games'
+  dispatch is not changed), from its publish until the page's SSE event for it;
 - the club's RSS (VmRSS of `scoreboard club`) at the end, the 50 tables and the bracket in it.
 
 Run: .venv/bin/python bench/desk.py [--tables 50] [--players 64]
@@ -104,14 +106,16 @@ async def run(tables: int, count: int, folder: Path) -> dict:
     )
     assigns: queue.Queue = queue.Queue()
     clients = [table_client(broker.port, f"t{n}", assigns) for n in range(1, tables + 1)]
-    figures = {"next": [], "sse": [], "json": [], "results": 0}
+    figures = {"next": [], "sse": [], "json": [], "hall": [], "results": 0}
     try:
         async with aiohttp.ClientSession() as http:
             base = f"http://127.0.0.1:{port}"
             await until_http(http, base, tables)
             changed: asyncio.Queue = asyncio.Queue()
             events = await http.get(f"{base}/api/events", timeout=aiohttp.ClientTimeout(total=None))
-            reader = asyncio.ensure_future(read(events, changed))
+            sent: dict = {}
+            reader = asyncio.ensure_future(read(events, changed, sent, figures["hall"]))
+            states = asyncio.ensure_future(publish_states(clients, sent))
             held: dict[str, dict] = {}  # table -> the game it holds, not played yet
             rng = random.Random(22)
             async with http.get(f"{base}/api/tournaments/{tid}") as r:
@@ -147,6 +151,7 @@ async def run(tables: int, count: int, folder: Path) -> dict:
                     figures["next"].append(await drain(assigns, held, want) - t0)
             figures["rss"] = rss(club.pid)
             figures["champion"] = champion
+            states.cancel()
             reader.cancel()
             events.close()
     finally:
@@ -178,10 +183,33 @@ async def drain(assigns: queue.Queue, held: dict, want: set[str]) -> float:
     return first
 
 
-async def read(events, changed: asyncio.Queue) -> None:
+async def read(events, changed: asyncio.Queue, sent: dict, hall: list) -> None:
     async for line in events.content:
-        if line.startswith(b"data: ") and json.loads(line[6:])["type"] == "tournament":
+        if not line.startswith(b"data: "):
+            continue
+        message = json.loads(line[6:])
+        if message["type"] == "tournament":
             changed.put_nowait(time.monotonic())
+        elif message["type"] == "table":
+            t0 = sent.pop((message["table"]["table"], message["table"]["events"]), None)
+            if t0 is not None:
+                hall.append(time.monotonic() - t0)
+
+
+async def publish_states(clients: list, sent: dict) -> None:
+    """Each table a new (idle) state a second, spread over the second, as tables in play do:
+    the hall page's load while the tournament is played."""
+    step = 1.0 / len(clients)
+    k = 1000
+    while True:
+        for n, client in enumerate(clients, 1):
+            await asyncio.sleep(step)
+            k += 1
+            sent[(f"t{n}", k)] = time.monotonic()
+            state = {**IDLE, "events": k}
+            client.publish(
+                topics.topic(f"t{n}", topics.STATE), topics.encode(state), qos=1, retain=True
+            )
 
 
 async def until_http(http, base: str, tables: int) -> None:
@@ -224,6 +252,7 @@ def main() -> None:
     print(f"  result -> next match at a free table: {pct(f['next'])}")
     print(f"  result -> bracket page's SSE event: {pct(f['sse'])}")
     print(f"  /api/tournaments/<id> JSON: {pct(f['json'])}")
+    print(f"  a table's state -> the hall page's SSE event: {pct(f['hall'])}")
     print(f"  scoreboard club RSS at the end: {f['rss'] / 2**20:.1f} MiB")
 
 
