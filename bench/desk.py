@@ -152,6 +152,8 @@ async def run(tables: int, count: int, folder: Path) -> dict:
             figures["rss"] = rss(club.pid)
             figures["champion"] = champion
             states.cancel()
+            await asyncio.sleep(1.0)  # the last states arrive
+            figures["lost"] = len(sent)
             reader.cancel()
             events.close()
     finally:
@@ -252,7 +254,10 @@ def main() -> None:
     print(f"  result -> next match at a free table: {pct(f['next'])}")
     print(f"  result -> bracket page's SSE event: {pct(f['sse'])}")
     print(f"  /api/tournaments/<id> JSON: {pct(f['json'])}")
-    print(f"  a table's state -> the hall page's SSE event: {pct(f['hall'])}")
+    print(
+        f"  a table's state -> the hall page's SSE event: {pct(f['hall'])}, "
+        f"{f['lost']} did not reach the page"
+    )
     print(f"  scoreboard club RSS at the end: {f['rss'] / 2**20:.1f} MiB")
 
 
