@@ -26,6 +26,7 @@ from scoreboard.desk.bracket import DOUBLE
 HERE = Path(__file__).parent
 TABLES = [f"t{n}" for n in range(1, 9)]
 OUTAGE = float(os.environ.get("TOURNAMENT_OUTAGE", "120"))  # the broker away, seconds
+STALL = 120.0  # no game started or ended for this long (real processes, a loaded machine): stuck
 
 
 def say(what: str) -> None:
@@ -130,8 +131,14 @@ def test_32_players_double_elimination_on_8_table_processes(broker, tmp_path, da
         played.append(game)
 
     async def body():
+        progress, moved = (0, 0), time.monotonic()
         async with aiohttp.ClientSession() as http:
             while True:
+                if (len(played), len(playing)) != progress:
+                    progress, moved = (len(played), len(playing)), time.monotonic()
+                assert time.monotonic() - moved < STALL, (
+                    f"the tournament stalls after {len(played)} games ({sorted(played)})"
+                )
                 t = await get(http, club, f"/api/tournaments/{tid}")
                 if t["champion"] is not None:
                     break
@@ -162,6 +169,7 @@ def test_32_players_double_elimination_on_8_table_processes(broker, tmp_path, da
                     await asyncio.gather(*playing.values())
                     await asyncio.sleep(OUTAGE)
                     broker.start()
+                    moved = time.monotonic()
                     say("the broker back: the results waiting on the tables go to the club")
                 if not faults["club"] and len(played) >= 30 and playing:
                     faults["club"] = True
