@@ -8,7 +8,7 @@ SOURCES = $(wildcard scoreboard tests bench firmware tools hardware)
 # tests start and pytest's own collection; an environment that turns them off is not followed.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: sim test tmux chromium mosquitto postgresql lint format bench gallery diagram schematic mutate random-play clean system-test
+.PHONY: sim test tmux chromium mosquitto postgresql lint format bench gallery diagram schematic mutate random-play clean system-test tournament-test
 
 # `make sim` serves the web face too, on localhost only (its address is under the keys).
 # `make sim SIM_MQTT=localhost` publishes the simulated table to that MQTT broker as well
@@ -37,6 +37,12 @@ test: $(STAMP) tmux chromium mosquitto postgresql
 system-test:
 	systemd/system-test/run
 
+# Issue 22's Done-when: a 32-player double elimination on 8 table processes, a real Mosquitto
+# (stopped for two minutes on the way) and a real `scoreboard club`, on SQLite and PostgreSQL.
+# About six minutes; not part of `make test`.
+tournament-test: $(STAMP) mosquitto postgresql
+	TOURNAMENT_OUTAGE=120 $(BIN)/python -m pytest -s -p no:cacheprovider tests/tournament_play.py
+
 lint: $(STAMP)
 	$(BIN)/ruff check $(SOURCES)
 	$(BIN)/ruff format --check $(SOURCES)
@@ -59,6 +65,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/setup_press.py
 	$(BIN)/python bench/web_latency.py
 	$(BIN)/python bench/club_page.py
+	$(BIN)/python bench/desk.py
 	$(BIN)/python bench/attack_memory.py
 	$(BIN)/python bench/flood.py
 

@@ -1,0 +1,62 @@
+"""One table in an OS process of its own, for `make tournament-test`: the Appliance on
+gpiozero's mock pins in simulated time, its real journal in STATE_DIR, its real MQTT
+publisher on the broker at PORT as table NAME. The test drives it over stdin, one command a
+line, answered "ok" on stdout: `press A|B` (a player's button), `ball N` (a ball in pocket N).
+Prints "ready" once started. Killed with SIGKILL for a power cut; started again on the
+same STATE_DIR.
+
+    python tests/table_process.py STATE_DIR PORT NAME
+"""
+
+import asyncio
+import sys
+from types import SimpleNamespace
+
+from bridge_helpers import table
+from helpers import settle
+from mqtt_table import table_config
+
+from scoreboard.bridge import socket_path
+from scoreboard.bridge.client import TableClient
+from scoreboard.mqtt.publisher import serve
+
+
+def act(a, line: str) -> None:
+    word, arg = line.split()
+    if word == "press":
+        pin = a.factory.pin(a.config.pins.player_a if arg == "A" else a.config.pins.player_b)
+        pin.drive_low()
+        settle(a, 0.1)
+        pin.drive_high()
+        settle(a, 0.1)
+    elif word == "ball":
+        pin = a.factory.pin(a.config.pins.pockets[int(arg)])
+        pin.drive_low()
+        settle(a, 0.04)
+        pin.drive_high()
+        settle(a, 0.05)
+
+
+async def main(state_dir: str, port: str, name: str) -> None:
+    a = table(state_dir, table_config(SimpleNamespace(port=int(port)), name))
+    client = TableClient(socket_path(state_dir))
+    client.start()
+    asyncio.ensure_future(serve(a.config, client, state_dir=state_dir))
+    loop = asyncio.get_running_loop()
+    lines: asyncio.Queue = asyncio.Queue()
+    loop.add_reader(sys.stdin.fileno(), lambda: lines.put_nowait(sys.stdin.readline()))
+    print("ready", flush=True)
+    while True:
+        try:
+            line = await asyncio.wait_for(lines.get(), 0.005)
+        except TimeoutError:
+            a.loop.run_pending()  # the bridge's and the app's own work, between commands
+            continue
+        if not line:
+            return  # stdin closed: the test is done
+        act(a, line)
+        print("ok", flush=True)
+
+
+if __name__ == "__main__":
+    asyncio.run(main(*sys.argv[1:]))

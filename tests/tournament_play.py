@@ -1,0 +1,200 @@
+"""Issue 22's Done-when, `make tournament-test` (not in `make test`: it takes minutes): a
+32-player double elimination played end to end by 8 tables, each its own OS process
+(tests/table_process.py: the Appliance on mock pins, its journal on disk, its publisher),
+through a real Mosquitto and a real `scoreboard club` process on SQLite and on PostgreSQL.
+Games are played at once on the tables, the winners by a seeded RNG. On the way: a table's
+power cut between two balls (SIGKILL, started again on its state folder), the broker stopped
+for two minutes while the tables play on, the club killed and started again mid-round. The
+standings must be the recount of the tables' own match logs."""
+
+import asyncio
+import os
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import aiohttp
+import pytest
+from test_tournament_on_tables import recount
+
+from scoreboard.clubdb import players, tournaments
+from scoreboard.clubdb.database import open_database
+from scoreboard.desk.bracket import DOUBLE
+
+HERE = Path(__file__).parent
+TABLES = [f"t{n}" for n in range(1, 9)]
+OUTAGE = float(os.environ.get("TOURNAMENT_OUTAGE", "120"))  # the broker away, seconds
+STALL = 120.0  # no game started or ended for this long (real processes, a loaded machine): stuck
+
+
+def say(what: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {what}", file=sys.stderr, flush=True)
+
+
+class Table:
+    def __init__(self, folder: Path, port: int, name: str):
+        self.folder, self.port, self.name = folder, port, name
+        self.start()
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, str(HERE / "table_process.py"), str(self.folder), str(self.port)]
+            + [self.name],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=open(self.folder.parent / f"{self.name}.log", "ab"),  # noqa: SIM115
+            cwd=HERE,
+            text=True,
+        )
+        assert self.process.stdout.readline().strip() == "ready"
+
+    async def do(self, line: str) -> None:
+        def run():
+            self.process.stdin.write(line + "\n")
+            self.process.stdin.flush()
+            assert self.process.stdout.readline().strip() == "ok", f"{self.name}: {line}"
+
+        await asyncio.to_thread(run)
+
+    def cut(self) -> None:
+        self.process.kill()
+        self.process.wait()
+        self.start()
+
+    def close(self) -> None:
+        self.process.stdin.close()
+        self.process.wait(timeout=30)
+
+
+class Club:
+    def __init__(self, folder: Path, broker_port: int, url: str):
+        self.folder, self.broker_port, self.url = folder, broker_port, url
+        self.port = None
+        self.start()
+
+    def start(self) -> None:
+        from helpers import free_port
+
+        self.port = free_port()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "scoreboard", "club", "--broker", "127.0.0.1"]
+            + ["--broker-port", str(self.broker_port), "--listen", "127.0.0.1"]
+            + ["--port", str(self.port), "--data-dir", str(self.folder / "club")]
+            + ["--database", self.url],
+            stdout=subprocess.DEVNULL,
+            stderr=open(self.folder / "club.log", "ab"),  # noqa: SIM115
+        )
+
+    def kill(self) -> None:
+        self.process.kill()
+        self.process.wait()
+
+
+async def get(http, club: Club, path: str):
+    for _ in range(3000):
+        try:
+            async with http.get(f"http://127.0.0.1:{club.port}{path}") as r:
+                if r.status == 200:
+                    return await r.json()
+        except aiohttp.ClientError:
+            pass
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"the club does not answer {path}")
+
+
+@pytest.mark.parametrize("database_url", ["sqlite", "postgresql"], indirect=True)
+def test_32_players_double_elimination_on_8_table_processes(broker, tmp_path, database_url):
+    engine = open_database(database_url)
+    ids = [players.add(engine, f"Player{n:02d}") for n in range(1, 33)]
+    tid = tournaments.create(
+        engine, "Issue 22", DOUBLE, ids, settings={"race": 1, "target": 2}, draw_seed=22
+    )
+    say(f"32 players, double elimination, tournament {tid} on {database_url.split(':')[0]}")
+    club = Club(tmp_path, broker.port, database_url)
+    tables = {n: Table(tmp_path / n, broker.port, n) for n in TABLES}
+    say("8 table processes and the club started")
+    rng = random.Random(22)
+    played: list[str] = []  # games whose last ball is in, in that order
+    playing: dict[str, asyncio.Task] = {}  # table -> its game being played
+    faults = {"cut": False, "broker": False, "club": False}
+
+    async def play(n: str, game: str, cut: bool) -> None:
+        side = rng.choice("AB")
+        await tables[n].do(f"press {side}")
+        await tables[n].do("ball 0")
+        if cut:
+            say(f"power cut at {n} mid-match ({game}), started again on its journal")
+            await asyncio.to_thread(tables[n].cut)
+        await tables[n].do("ball 1")
+        played.append(game)
+
+    async def body():
+        progress, moved = (0, 0), time.monotonic()
+        async with aiohttp.ClientSession() as http:
+            while True:
+                if (len(played), len(playing)) != progress:
+                    progress, moved = (len(played), len(playing)), time.monotonic()
+                assert time.monotonic() - moved < STALL, (
+                    f"the tournament stalls after {len(played)} games ({sorted(played)})"
+                )
+                t = await get(http, club, f"/api/tournaments/{tid}")
+                if t["champion"] is not None:
+                    break
+                decided = {g["id"] for g in t["games"] if g["winner"]}
+                hall = await get(http, club, "/api/tables")
+                for view in hall["tables"]:
+                    n, assign = view["table"], view.get("assign") or {}
+                    if not assign.get("id", "").startswith(f"T{tid}-") or n in playing:
+                        continue
+                    game = assign["id"].split("-", 1)[1]
+                    if game in decided or game in played or view["phase"] != "lag":
+                        continue
+                    if view["players"] is None or list(view["players"].values()) != [
+                        p.replace(" ", "_") for p in assign["players"]
+                    ]:
+                        continue  # the table has not set the match up yet
+                    cut = not faults["cut"] and len(played) >= 6
+                    faults["cut"] |= cut
+                    playing[n] = asyncio.ensure_future(play(n, game, cut))
+                for n, task in list(playing.items()):
+                    if task.done():
+                        task.result()
+                        del playing[n]
+                if not faults["broker"] and len(played) >= 12 and len(playing) >= 2:
+                    faults["broker"] = True
+                    say(f"the broker stopped for {OUTAGE:.0f} s; {len(playing)} games play on")
+                    broker.stop()
+                    await asyncio.gather(*playing.values())
+                    await asyncio.sleep(OUTAGE)
+                    broker.start()
+                    moved = time.monotonic()
+                    say("the broker back: the results waiting on the tables go to the club")
+                if not faults["club"] and len(played) >= 30 and playing:
+                    faults["club"] = True
+                    say(f"the club killed mid-round ({len(playing)} games in play), started again")
+                    await asyncio.to_thread(club.kill)
+                    club.start()
+                await asyncio.sleep(0.2)
+            await asyncio.gather(*playing.values())
+
+    started = time.monotonic()
+    try:
+        asyncio.run(body())
+        say(f"champion known after {len(played)} games, {time.monotonic() - started:.0f} s")
+        t = tournaments.load(engine, tid)
+        again = recount(tmp_path, TABLES, tid, t.bracket.players, DOUBLE)
+        assert all(faults.values()), faults
+        assert t.bracket.standings() == again.standings(), (
+            "the club's standings are not the recount of the tables' own match logs"
+        )
+        assert t.bracket.champion() == again.champion() is not None
+        assert len(played) in (62, 63) and len(set(played)) == len(played), "a game played twice"
+        assert len(tournaments.history(engine, tid)) == len(played), "a result recorded twice"
+        say("the standings equal the recount from the tables' match logs; each game once")
+    finally:
+        for table in tables.values():
+            table.process.kill()
+        club.kill()
+        engine.dispose()
