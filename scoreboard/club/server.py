@@ -148,6 +148,7 @@ class Club:
                 web.get("/table/{table}/overlay", self.page("overlay.html")),
                 web.get("/setup/{table}", self.page("setup.html")),
                 web.get("/tournament/{id}", self.page("tournament.html")),
+                web.get("/tournament/{id}/print", self.page("print.html")),
                 web.get("/api/tables", self.tables),
                 web.get("/api/events", self.events),
                 web.post("/api/tables/{table}/assign", self.assign),
