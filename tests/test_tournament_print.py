@@ -44,7 +44,7 @@ def test_a_bracket_prints_on_one_a4_page(tmp_path, chromium, count, kind):
                 browser = await p.chromium.launch(executable_path=chromium, timeout=PATIENCE * 1000)
                 page = await browser.new_page()
                 await page.goto(f"http://127.0.0.1:{port}/tournament/{tid}/print")
-                await page.wait_for_function("window.printFitted >= 1")
+                await page.wait_for_selector("body[data-fitted]", state="attached")
                 games = await page.locator(".game").count()
                 await page.emulate_media(media="print")
                 pdf = await page.pdf(format="A4", prefer_css_page_size=True)
