@@ -42,6 +42,8 @@ class DeskApi:
             web.post("/api/tournaments", self.create),
             web.get("/api/tournaments/{id}", self.show),
             *TournamentStaff(self).routes(),
+            web.get("/api/tournaments/{id}/export.json", self.export_json),
+            web.get("/api/tournaments/{id}/export.csv", self.export_csv),
         ]
 
     # -- from the broker ----------------------------------------------------------------------
@@ -190,6 +192,42 @@ class DeskApi:
                 "standings": [{"place": p, "players": ps} for p, ps in b.standings()],
             }
         )
+
+    async def export_json(self, request: web.Request) -> web.Response:
+        return web.json_response(await self._export(request))
+
+    async def export_csv(self, request: web.Request) -> web.Response:
+        from scoreboard.club.tournament_export import to_csv
+
+        exported = await self._export(request)
+        return web.Response(
+            text=to_csv(exported),
+            content_type="text/csv",
+            charset="utf-8",
+            headers={
+                "Content-Disposition": f'attachment; filename="tournament-{exported["id"]}.csv"'
+            },
+        )
+
+    async def _export(self, request: web.Request) -> dict:
+        """A tournament with each game's table, times and log (club/tournament_export.py):
+        read only, like its bracket."""
+        engine = database(self.engine)
+        from scoreboard.club.tournament_export import export
+        from scoreboard.clubdb import tournaments
+        from scoreboard.clubdb.tournaments import TournamentError
+
+        try:
+            tid = int(request.match_info["id"])
+            t = await asyncio.to_thread(tournaments.load, engine, tid)
+            played = await asyncio.to_thread(tournaments.played, engine, tid)
+        except (TournamentError, ValueError):
+            raise web.HTTPNotFound(text="no such tournament") from None
+        book = getattr(self.club, "book", None)
+        results = {
+            r["assign"]: r for r in (book.by_key.values() if book else ()) if r.get("assign")
+        }
+        return export(t, played, results)
 
     # -- helpers ------------------------------------------------------------------------------
     def _run(self, tid: int):

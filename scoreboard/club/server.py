@@ -177,6 +177,7 @@ class Club:
                 web.get("/tournament/{id}", self.page("tournament.html")),
                 web.get("/desk", self.page("desk.html")),
                 web.get("/desk/tournament/{id}", self.page("desk_tournament.html")),
+                web.get("/tournament/{id}/print", self.page("print.html")),
                 web.get("/api/tables", self.tables),
                 web.get("/api/events", self.events),
                 web.post("/api/tables/{table}/assign", self.assign),

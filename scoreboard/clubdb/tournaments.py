@@ -220,3 +220,14 @@ def listed(engine: Engine) -> list[dict]:
                 }
             )
     return out
+
+
+def played(engine: Engine, tournament_id: int) -> dict[str, dict]:
+    """Where and when each recorded game of a tournament was played, by game id: its table
+    (None: given at the desk), when it was last recorded and by whom."""
+    with engine.connect() as db:
+        rows = db.execute(select(games).where(games.c.tournament_id == tournament_id)).all()
+    return {
+        r.game: {"table": r.table_id, "recorded": r.recorded, "recorded_by": r.recorded_by}
+        for r in rows
+    }

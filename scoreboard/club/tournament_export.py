@@ -1,0 +1,128 @@
+"""A tournament exported (issue 22): every game with its players, winner, frames, walkover,
+the table it was played on, its times and its log, as JSON (the whole thing) or CSV (one row
+a game, for a spreadsheet).
+
+The times and the log come from the table's own result (the club's result book), found by
+the assign id it carries (``T<tournament>-<game>``); the table and the walkover from the
+database. A table's result carries its match log frame by frame (each frame's score, how long
+it took, the fouls and longest runs), not shot by shot: that stays in the table's journal."""
+
+import csv
+import io
+from datetime import datetime
+
+from scoreboard.club.tournament_runner import assign_id
+
+CSV_COLUMNS = [
+    "game",
+    "stage",
+    "round",
+    "player_a",
+    "player_b",
+    "winner",
+    "frames_a",
+    "frames_b",
+    "walkover",
+    "table",
+    "started",
+    "ended",
+    "frame_scores",
+    "frame_times",
+    "fouls_a",
+    "fouls_b",
+    "longest_run_a",
+    "longest_run_b",
+    "recorded",
+    "recorded_by",
+]
+LOG_KEYS = ("frame_scores", "frame_times", "last_frame", "fouls", "longest_run")
+
+
+def _time(value):
+    return value.isoformat() if isinstance(value, datetime) else value
+
+
+def export(t, played: dict[str, dict], results: dict[str, dict]) -> dict:
+    """`t`: the tournament (clubdb.tournaments.load); `played`: tournaments.played; `results`:
+    the tables' results by the assign id they carry."""
+    b = t.bracket
+    out = []
+    for game in b.games:
+        a, bb = b.sides(game.id)
+        result = b.results.get(game.id)
+        where = played.get(game.id, {})
+        table_result = results.get(assign_id(t.id, game.id)) or {}
+        if where.get("table") and table_result.get("table") not in (None, where["table"]):
+            table_result = {}  # another table's result for it: not the one that counted
+        out.append(
+            {
+                "id": game.id,
+                "stage": game.stage,
+                "round": game.round,
+                "players": [p if isinstance(p, str) else None for p in (a, bb)],
+                "winner": result.winner if result else None,
+                "frames": list(result.frames) if result and result.frames else None,
+                "walkover": bool(result.walkover) if result else None,
+                "table": where.get("table"),
+                "started": table_result.get("first_shot") or table_result.get("started"),
+                "ended": table_result.get("ended"),
+                "recorded": _time(where.get("recorded")),
+                "recorded_by": where.get("recorded_by"),
+                "match_id": table_result.get("match_id"),
+                "log": {k: table_result[k] for k in LOG_KEYS if k in table_result} or None,
+            }
+        )
+    return {
+        "id": t.id,
+        "name": t.name,
+        "format": t.format,
+        "settings": t.settings,
+        "draw_seed": t.draw_seed,
+        "players": b.players,
+        "champion": b.champion(),
+        "standings": [{"place": p, "players": ps} for p, ps in b.standings()],
+        "games": out,
+    }
+
+
+def to_csv(exported: dict) -> str:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS)
+    writer.writeheader()
+    for g in exported["games"]:
+        log = g["log"] or {}
+        fouls, runs = log.get("fouls") or {}, log.get("longest_run") or {}
+        writer.writerow(
+            {
+                "game": g["id"],
+                "stage": g["stage"],
+                "round": g["round"],
+                "player_a": g["players"][0] or "",
+                "player_b": g["players"][1] or "",
+                "winner": g["winner"] or "",
+                "frames_a": g["frames"][0] if g["frames"] else "",
+                "frames_b": g["frames"][1] if g["frames"] else "",
+                "walkover": {True: "yes", False: "no", None: ""}[g["walkover"]],
+                "table": g["table"] or "",
+                "started": g["started"] or "",
+                "ended": g["ended"] or "",
+                "frame_scores": " ".join(f"{x}:{y}" for x, y in log.get("frame_scores", ())),
+                "frame_times": " ".join(
+                    "?" if s is None else str(s) for s in log.get("frame_times", ())
+                ),
+                "fouls_a": _fouls(fouls.get("A")),
+                "fouls_b": _fouls(fouls.get("B")),
+                "longest_run_a": runs.get("A", ""),
+                "longest_run_b": runs.get("B", ""),
+                "recorded": g["recorded"] or "",
+                "recorded_by": g["recorded_by"] or "",
+            }
+        )
+    return out.getvalue()
+
+
+def _fouls(value) -> str:
+    """A side's fouls as the result book's CSV writes them: "kind:n kind:n"."""
+    if not isinstance(value, dict):
+        return ""
+    return " ".join(f"{kind}:{n}" for kind, n in sorted(value.items()))
