@@ -60,13 +60,13 @@ async function drawBracket() {
   champion.hidden = !t.champion;
   champion.textContent = t.champion ? "Champion: " + t.champion : "";
   window.tournament = t;
-  window.drawLive();
+  if (window.drawLive) window.drawLive();  // the hall TV's page (tournament_live.js), not the print
   window.bracketDrawn = (window.bracketDrawn || 0) + 1;
 }
 
 window.onMessage = (message) => {
   if (message.type === "tournament" && String(message.id) === tournamentId) drawBracket();
-  else if (message.type === "table" || message.type === "hall") window.drawLive();
+  else if ((message.type === "table" || message.type === "hall") && window.drawLive) window.drawLive();
 };
 follow();
 drawBracket();
