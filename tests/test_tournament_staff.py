@@ -107,15 +107,16 @@ def test_staff_move_give_walkovers_and_correct_results(tmp_path, database_url):
             assert club.client.sent[0] == ("t2", None)
             assert [s for _, s in entered["sent"]] == ["W2-1"]
 
-            # corrected: allowed until a later game is played on it, then a 409 that says so
+            # corrected: the frames of a game while the next is out, the same players in it...
+            await post(f"{game}/W1-2/result", {"winner": a2, "frames": [2, 0], "by": "Ira"}, 200)
+            assert tournaments.load(engine, tid).bracket.results["W1-2"].frames == (2, 0)
+            # ...but not its winner: the table would play the wrong final (found in review)
             fixed = {"winner": a1, "frames": [2, 0], "by": "Ira"}
-            await post(f"{game}/W1-1/result", fixed, 200)
-            assert tournaments.load(engine, tid).bracket.sides("W2-1")[0] == a1
+            await post(f"{game}/W1-1/result", fixed, 409, "W2-1 is out at table t1")
+            assert tournaments.load(engine, tid).bracket.sides("W2-1")[0] == b1
             final = tournaments.load(engine, tid).bracket.sides("W2-1")
             await post(f"{game}/W2-1/result", {"winner": final[0], "frames": [2, 0]}, 200)
-            await post(
-                f"{game}/W1-1/result", {"winner": b1, "frames": [0, 2]}, 409, "W2-1 played since"
-            )
+            await post(f"{game}/W1-1/result", fixed, 409, "W2-1 played since")
             return tid, a1, b1
         finally:
             await http.close()
@@ -125,9 +126,10 @@ def test_staff_move_give_walkovers_and_correct_results(tmp_path, database_url):
         (h["game"], h["winner"], h["walkover"], h["by"]) for h in tournaments.history(engine, tid)
     ]
     assert history[:2] == [("W1-1", b1, True, "staff Ira"), ("W1-2", history[1][1], False, "staff")]
-    assert history[2] == ("W1-1", a1, False, "staff Ira")
+    assert history[2] == ("W1-2", history[1][1], False, "staff Ira")  # its frames corrected
+    assert len(history) == 4  # the refused corrections wrote nothing
     assert all(h["at"] is not None for h in tournaments.history(engine, tid))
-    assert tournaments.load(engine, tid).bracket.champion() == a1
+    assert tournaments.load(engine, tid).bracket.champion() == b1
 
 
 def test_a_tournament_played_on_confirm_proposes_its_games_and_staff_send_them(
@@ -167,3 +169,57 @@ def test_a_tournament_played_on_confirm_proposes_its_games_and_staff_send_them(
             await http.close()
 
     asyncio.run(main())
+
+
+def test_a_corrected_grand_final_that_wants_a_second_one_sends_it(tmp_path, database_url):
+    """Found in review: the tournament was over, so it had no runner; a correction of the
+    grand final that made the losers' champion win it left the second final unsent."""
+    engine = open_database(database_url)
+    ids = [players.add(engine, name) for name in ("Olena", "Taras")]
+    tid = tournaments.create(engine, "Cup", "double", ids, draw_seed=1)
+    a, b = tournaments.load(engine, tid).bracket.sides("W1-1")
+    tournaments.record(engine, tid, "W1-1", a, frames=(2, 0), table="t1", by="table t1")
+    assert tournaments.load(engine, tid).bracket.sides("GF") == (a, b)
+    tournaments.record(engine, tid, "GF", a, frames=(2, 1), table="t1", by="table t1")
+    assert tournaments.load(engine, tid).bracket.champion() == a
+    hall = Hall("t1", "t2")
+
+    async def main():
+        club = Club(book=ResultBook(tmp_path / "book"), staff_password="cue", database=engine)
+        club.hall, club.client, club.linked = hall, Client(hall), True
+        club.desk.start()  # the tournament is over: nothing to play on
+        http = TestClient(TestServer(club.app()))
+        await http.start_server()
+        staff = {**STAFF, "Origin": f"http://{http.host}:{http.port}"}
+        try:
+            fixed = {"winner": b, "frames": [1, 2], "by": "Ira"}
+            r = await http.post(
+                f"/api/tournaments/{tid}/games/GF/result", json=fixed, headers=staff
+            )
+            return r.status, await r.json()
+        finally:
+            await http.close()
+
+    status, answer = asyncio.run(main())
+    assert status == 200 and answer["sent"] == [["t1", "GF2"]], answer
+    assert tournaments.load(engine, tid).bracket.champion() is None  # GF2 decides it now
+
+
+def test_a_result_that_came_first_is_never_overwritten_unseen(database_url):
+    """Found in review: a table's result and a staff's walkover at once; whichever is written
+    second finds the game decided and writes nothing (Changed), in the database's lock."""
+    engine = open_database(database_url)
+    ids = [players.add(engine, name) for name in ("Olena", "Taras")]
+    tid = tournaments.create(engine, "Cup", "single", ids, draw_seed=1)
+    a, b = tournaments.load(engine, tid).bracket.sides("W1-1")
+    tournaments.record(engine, tid, "W1-1", a, frames=(2, 1), by="table t1", expect=None)
+    try:
+        tournaments.record(engine, tid, "W1-1", b, walkover=True, by="staff", expect=None)
+    except tournaments.Changed as exc:
+        assert "decided meanwhile" in str(exc)
+    else:
+        raise AssertionError("the walkover overwrote the table's result")
+    assert [h["winner"] for h in tournaments.history(engine, tid)] == [a]
+    kept = tournaments.load(engine, tid).bracket.results["W1-1"]
+    tournaments.record(engine, tid, "W1-1", b, frames=(1, 2), by="staff", expect=kept)  # seen
+    assert tournaments.load(engine, tid).bracket.champion() == b

@@ -8,6 +8,8 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from scoreboard.club.results import problem
 from scoreboard.clubdb import matches
 from scoreboard.mqtt.results import digest
@@ -45,7 +47,12 @@ def import_books(engine, folder) -> Imported:
                 continue
             last[(result["table"], result["match_id"])] = result
     for result in last.values():
-        outcome = matches.keep(engine, result, digest(result))
+        try:
+            outcome = matches.keep(engine, result, digest(result))
+        except SQLAlchemyError as exc:  # one the database cannot take never stops the club
+            why = str(exc).splitlines()[0][:200]
+            done.skipped.append(f"{result['table']} {result['match_id']}: not kept: {why}")
+            continue
         if outcome == matches.KEPT:
             done.kept += 1
         elif outcome == matches.REPLACED:

@@ -74,10 +74,21 @@ class DeskApi:
         loop.call_later(RETAINED_WITHIN, self.tables_changed)
 
     def tables_changed(self) -> None:
-        """A table came online or went idle: games that wait may go out now."""
+        """A table came online or went idle: games that wait may go out now (or, where the
+        staff confirm each, be proposed: the desk's page shows the new proposals)."""
         for runner in list(self.runners.values()):
-            if self.dispatch(runner):
+            proposed = list(runner.proposed)
+            if self.dispatch(runner) or runner.proposed != proposed:
                 self.club.tell_pages({"type": "tournament", "id": runner.id})
+
+    def resume(self, tid: int):
+        """The runner of tournament `tid` if it is not over (a corrected final can make one
+        that was over go on), else None."""
+        from scoreboard.clubdb import tournaments
+
+        if tid in self.runners:
+            return self.runners[tid]
+        return None if tournaments.load(self.engine, tid).bracket.done() else self._run(tid)
 
     def holding(self, table: str) -> str | None:
         """The tournament game `table` holds and has not played yet, in words (None: none): a

@@ -111,6 +111,7 @@ class TournamentRunner:
                 frames=score,
                 table=result.get("table"),
                 by=f"table {result.get('table')}",
+                expect=None,  # a staff's walkover or result at the same moment came first
             )
         except TournamentError as exc:
             LOGGER.warning("club: %s's result for %s not taken: %s", result.get("table"), game, exc)

@@ -11,8 +11,8 @@ and the club's own page, as every staff write):
 - ``POST …/result`` ``{"winner": name, "frames": [a, b], "by": who}``: a result entered or
   corrected at the desk; 409 when later games took a player from it and were played.
 
-Each is recorded with who (`by`: the staff member's name, else "staff") and when (clubdb's
-corrections). A game in play at its table is the table's to finish: 409, never taken from it.
+Each result and walkover is recorded with who (`by`: the staff member's name, else "staff")
+and when (clubdb's corrections); a move or a send is said in the club's log with who. A game in play at its table is the table's to finish: 409, never taken from it.
 """
 
 import asyncio
@@ -21,6 +21,7 @@ import logging
 from aiohttp import web
 
 from scoreboard.club.bodies import database, json_object
+from scoreboard.desk import formats
 from scoreboard.mqtt.topics import TABLE_ID
 from scoreboard.rules.setup import MAX_RACE
 
@@ -49,7 +50,7 @@ class TournamentStaff:
             raise web.HTTPConflict(text=f"{game} is decided: correct its result instead")
         self._not_in_play(t, game, runner)
         winner = _winner(body, t, game)
-        await self._record(t, game, winner, by=_by(body), walkover=True)
+        await self._record(t, game, winner, by=_by(body), walkover=True, expect=None)
         table = runner.withdraw(game) if runner else None
         return self._changed(t.id, {"ok": True, "cleared": table})
 
@@ -90,13 +91,40 @@ class TournamentStaff:
         ):
             raise web.HTTPBadRequest(text=f"frames: two whole numbers 0 to {MAX_RACE}, [a, b]")
         a, _ = t.bracket.sides(game)
-        if (frames[0] > frames[1]) != (winner == a):
+        if frames[0] == frames[1] or (frames[0] > frames[1]) != (winner == a):
             raise web.HTTPBadRequest(text="frames: the winner has more frames")
-        if game not in t.bracket.results:
+        seen = t.bracket.results.get(game)
+        if seen is None:
             self._not_in_play(t, game, runner)
-        await self._record(t, game, winner, by=_by(body), frames=tuple(frames))
-        table = runner.withdraw(game) if runner and game not in t.bracket.results else None
+        if seen is not None:
+            self._no_table_reseated(t, runner, game, winner, tuple(frames))
+        await self._record(t, game, winner, by=_by(body), frames=tuple(frames), expect=seen)
+        table = runner.withdraw(game) if runner and seen is None else None
         return self._changed(t.id, {"ok": True, "cleared": table})
+
+    def _no_table_reseated(self, t, runner, game: str, winner: str, frames) -> None:
+        """409 when correcting `game` would change the players of a game already out at a
+        table: that table would be playing the wrong match, and its result be refused."""
+        if runner is None:
+            return
+        out = runner.at_tables(t.bracket.results)
+        after = formats.make(t.bracket.players, t.format, t.settings)
+        try:
+            for g in t.bracket.games:  # the results as they are, in the bracket's order
+                if g.id == game:
+                    after.record(game, winner, frames=frames)
+                elif g.id in t.bracket.results:
+                    r = t.bracket.results[g.id]
+                    after.record(g.id, r.winner, frames=r.frames, walkover=r.walkover)
+        except Exception:  # noqa: BLE001 - the record itself says why (400/409)
+            return
+        for other, table in out.items():
+            if after.sides(other) != t.bracket.sides(other):
+                players = " v ".join(map(str, t.bracket.sides(other)))
+                raise web.HTTPConflict(
+                    text=f"{game} cannot change while {other} is out at table {table} with "
+                    f"{players} from its result: that table would play the wrong match"
+                )
 
     # -- helpers ------------------------------------------------------------------------------
     async def _game(self, request: web.Request):
@@ -151,6 +179,8 @@ class TournamentStaff:
             await asyncio.to_thread(
                 tournaments.record, self.desk.engine, t.id, game, winner, **kwargs
             )
+        except tournaments.Changed as exc:
+            raise web.HTTPConflict(text=str(exc)) from None
         except tournaments.PlayedSince as exc:
             raise web.HTTPConflict(
                 text=f"{exc}: the games after it are decided on what it was (correct those first)"
@@ -159,7 +189,8 @@ class TournamentStaff:
             raise web.HTTPBadRequest(text=str(exc)) from None
 
     def _changed(self, tid: int, answer: dict) -> web.Response:
-        runner = self.desk.runners.get(tid)
+        # A corrected final may want a second one: a tournament over is played on again.
+        runner = self.desk.runners.get(tid) or self.desk.resume(tid)
         if runner is not None:
             answer["sent"] = self.desk.dispatch(runner)
         self.desk.club.tell_pages({"type": "tournament", "id": tid})

@@ -21,6 +21,14 @@ class TournamentError(ValueError):
     """A tournament the desk cannot make or a result it cannot take; the message says why."""
 
 
+class Changed(TournamentError):
+    """The game's result is not what the caller saw: another result came first (a table's and
+    a staff's at once); nothing was written."""
+
+
+ANY = object()  # record(expect=ANY): whatever the game holds, the new result replaces it
+
+
 class PlayedSince(TournamentError):
     """A result that cannot be corrected: later games that depend on it were played."""
 
@@ -128,15 +136,23 @@ def record(
     walkover: bool = False,
     table: str | None = None,
     by: str = "staff",
+    expect=ANY,
 ) -> Tournament:
     """A game's result (or a correction of it), kept with who recorded it and when; the
-    tournament as it is after it. TournamentError if the bracket cannot take it."""
+    tournament as it is after it. TournamentError if the bracket cannot take it; Changed
+    if `expect` is given (the game's Result as the caller saw it, None: not decided) and the
+    game holds another by the time the result is written."""
     now = datetime.now(UTC)
     with engine.begin() as db:
-        db.execute(  # one result at a time for a tournament (PostgreSQL; SQLite locks the file)
-            select(tournaments.c.id).where(tournaments.c.id == tournament_id).with_for_update()
+        # One result at a time for a tournament: a write before anything is read takes the
+        # row's lock on PostgreSQL and the database's write lock on SQLite (a SELECT ... FOR
+        # UPDATE is nothing there, and a staff's write runs in a thread beside the loop's).
+        db.execute(
+            update(tournaments).where(tournaments.c.id == tournament_id).values(id=tournaments.c.id)
         )
         t = _load(db, tournament_id)
+        if expect is not ANY and t.bracket.results.get(game) != expect:
+            raise Changed(f"{game} was decided meanwhile: see its result and correct it if need be")
         try:
             t.bracket.record(game, winner, frames=frames, walkover=walkover)
         except LaterGamesPlayed as exc:
