@@ -5,6 +5,7 @@ entered or corrected at the desk, recorded with who and when, refused (409) when
 were played on it; a game in play at its table is never taken from it."""
 
 import asyncio
+import contextlib
 
 from aiohttp.test_utils import TestClient, TestServer
 
@@ -36,6 +37,20 @@ class Client:
     def assign(self, table, settings, *, id=None):
         self.sent.append((table, id if settings is not None else None))
         self.hall.tables[table]["assign"] = None if settings is None else {"id": id, **settings}
+
+
+@contextlib.asynccontextmanager
+async def staffed(tmp_path, engine, hall):
+    """The club's server on `engine` with the fake hall and broker client: (club, its HTTP
+    client, the staff's headers from the club's own page)."""
+    club = Club(book=ResultBook(tmp_path / "book"), staff_password="cue", database=engine)
+    club.hall, club.client, club.linked = hall, Client(hall), True
+    http = TestClient(TestServer(club.app()))
+    await http.start_server()
+    try:
+        yield club, http, {**STAFF, "Origin": f"http://{http.host}:{http.port}"}
+    finally:
+        await http.close()
 
 
 def test_staff_move_give_walkovers_and_correct_results(tmp_path, database_url):
@@ -141,12 +156,7 @@ def test_a_tournament_played_on_confirm_proposes_its_games_and_staff_send_them(
     hall = Hall("t1", "t2", "t3")
 
     async def main():
-        club = Club(book=ResultBook(tmp_path / "book"), staff_password="cue", database=engine)
-        club.hall, club.client, club.linked = hall, Client(hall), True
-        http = TestClient(TestServer(club.app()))
-        await http.start_server()
-        staff = {**STAFF, "Origin": f"http://{http.host}:{http.port}"}
-        try:
+        async with staffed(tmp_path, engine, hall) as (club, http, staff):
             body = {"players": ids, "draw_seed": 1, "dispatch": "confirm"}
             made = await (await http.post("/api/tournaments", json=body, headers=staff)).json()
             tid = made["id"]
@@ -166,8 +176,6 @@ def test_a_tournament_played_on_confirm_proposes_its_games_and_staff_send_them(
             assert club.client.sent == [("t1", f"T{tid}-W1-1"), ("t3", f"T{tid}-W1-2")]
             shown = await (await http.get(f"/api/tournaments/{tid}")).json()
             assert shown["proposed"] == [] and shown["at"] == {"W1-1": "t1", "W1-2": "t3"}
-        finally:
-            await http.close()
 
     asyncio.run(main())
 
@@ -186,20 +194,13 @@ def test_a_corrected_grand_final_that_wants_a_second_one_sends_it(tmp_path, data
     hall = Hall("t1", "t2")
 
     async def main():
-        club = Club(book=ResultBook(tmp_path / "book"), staff_password="cue", database=engine)
-        club.hall, club.client, club.linked = hall, Client(hall), True
-        club.desk.start()  # the tournament is over: nothing to play on
-        http = TestClient(TestServer(club.app()))
-        await http.start_server()
-        staff = {**STAFF, "Origin": f"http://{http.host}:{http.port}"}
-        try:
+        async with staffed(tmp_path, engine, hall) as (club, http, staff):
+            club.desk.start()  # the tournament is over: nothing to play on
             fixed = {"winner": b, "frames": [1, 2], "by": "Ira"}
             r = await http.post(
                 f"/api/tournaments/{tid}/games/GF/result", json=fixed, headers=staff
             )
             return r.status, await r.json()
-        finally:
-            await http.close()
 
     status, answer = asyncio.run(main())
     assert status == 200 and answer["sent"] == [["t1", "GF2"]], answer
