@@ -15,9 +15,11 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "club",
         help="the club's screen: every table on the MQTT broker, on one page",
-        description="Subscribe to every table on the club's MQTT broker and serve the hall "
-        "TV's page (/), each table's overlay (/table/ID/overlay), the staff's setup of a "
-        "table's next match (/setup/ID) and a day's results (/results.csv?day=YYYY-MM-DD).",
+        description="Subscribe to every table on the club's MQTT broker (each table appears "
+        "when it publishes there) and serve the hall TV's page (/), each table's overlay "
+        "(/table/ID/overlay), the staff's setup of a table's next match (/setup/ID), the "
+        "staff's desk for players and tournaments (/desk), the players' pages (/players) and a "
+        "day's results (/results.csv?day=YYYY-MM-DD). Pages on http://THIS-MACHINE:8090/.",
     )
     parser.add_argument("--broker", default="localhost", metavar="HOST", help="default localhost")
     parser.add_argument("--broker-port", type=int, default=1883, metavar="PORT")
