@@ -1,5 +1,5 @@
 """A tournament exported (scoreboard/club/tournament_export.py, issue 22), on SQLite and on
-PostgreSQL: played on tables by the runner, its results in the club's result book, every game
+PostgreSQL: played on tables by the runner, its results in the club's book and database, every game
 comes out with its players, winner, frames, table, times and frame-by-frame log, as JSON and
 as CSV one row a game."""
 
@@ -13,9 +13,10 @@ from aiohttp.test_utils import TestClient, TestServer
 from scoreboard.club.results import ResultBook
 from scoreboard.club.server import Club
 from scoreboard.club.tournament_runner import TournamentRunner
-from scoreboard.clubdb import players, tournaments
+from scoreboard.clubdb import matches, players, tournaments
 from scoreboard.clubdb.database import open_database
 from scoreboard.desk.bracket import SINGLE
+from scoreboard.mqtt.results import digest
 
 FRAMES = {"W1-1": ("B", (1, 2)), "W1-2": ("A", (2, 0)), "W2-1": ("A", (2, 1))}
 
@@ -73,7 +74,8 @@ def play(tmp_path, database_url):
         table = next(t for t, v in hall.tables.items() if v["assign"]["id"].endswith(game))
         where[game] = table
         result = hall.finish(table, *FRAMES[game], minute=minute)
-        book.add(result)
+        book.add(result)  # as the club takes a table's result (server.Club.take)
+        matches.keep(engine, result, digest(result))
         assert runner.result(result)
     return engine, tid, book, where
 

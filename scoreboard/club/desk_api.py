@@ -105,7 +105,7 @@ class DeskApi:
     def next_for(self, player: str) -> list[dict]:
         """Where and when `player` plays next in each tournament in play (club/player_pages.py):
         the game, the opponent if known, the table (its name in the hall) if it is at one."""
-        names = {v["table"]: v["name"] or v["table"] for v in self.club.hall.views()}
+        names = self._table_names()
         found = []
         for runner in list(self.runners.values()):
             if (game := runner.next_for(player)) is not None:
@@ -154,7 +154,7 @@ class DeskApi:
         except (TournamentError, ValueError):
             raise web.HTTPNotFound(text="no such tournament") from None
         b = t.bracket
-        names = {v["table"]: v["name"] or v["table"] for v in self.club.hall.views()}
+        names = self._table_names()
         runner = self.runners.get(t.id)
         at = (
             {g: names.get(table, table) for g, table in runner.at_tables(b.results).items()}
@@ -234,13 +234,16 @@ class DeskApi:
             played = await asyncio.to_thread(tournaments.played, engine, tid)
         except (TournamentError, ValueError):
             raise web.HTTPNotFound(text="no such tournament") from None
-        book = getattr(self.club, "book", None)
-        results = {
-            r["assign"]: r for r in (book.by_key.values() if book else ()) if r.get("assign")
-        }
+        from scoreboard.clubdb import matches
+
+        results = await asyncio.to_thread(matches.for_tournament, engine, tid)
         return export(t, played, results)
 
     # -- helpers ------------------------------------------------------------------------------
+    def _table_names(self) -> dict[str, str]:
+        """Each table's name in the hall (its id where it has none), by id."""
+        return {v["table"]: v["name"] or v["table"] for v in self.club.hall.views()}
+
     def _run(self, tid: int):
         from scoreboard.club.tournament_runner import TournamentRunner
         from scoreboard.clubdb import tournaments

@@ -2,8 +2,8 @@
 the table it was played on, its times and its log, as JSON (the whole thing) or CSV (one row
 a game, for a spreadsheet).
 
-The times and the log come from the table's own result (the club's result book), found by
-the assign id it carries (``T<tournament>-<game>``); the table and the walkover from the
+The times and the log come from the table's own result (every match in the club's database,
+clubdb/matches.py), found by the assign id it carries (``T<tournament>-<game>``); the table and the walkover from the
 database. A table's result carries its match log frame by frame (each frame's score, how long
 it took, the fouls and longest runs), not shot by shot: that stays in the table's journal."""
 
@@ -12,6 +12,7 @@ import io
 from datetime import datetime
 
 from scoreboard.club.tournament_runner import assign_id
+from scoreboard.store.history_rows import log_cells
 
 CSV_COLUMNS = [
     "game",
@@ -87,11 +88,10 @@ def export(t, played: dict[str, dict], results: dict[str, dict]) -> dict:
 
 def to_csv(exported: dict) -> str:
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS)
+    writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, extrasaction="ignore")
     writer.writeheader()
     for g in exported["games"]:
-        log = g["log"] or {}
-        fouls, runs = log.get("fouls") or {}, log.get("longest_run") or {}
+        played = {**g["log"], "started": g["started"], "ended": g["ended"]} if g["log"] else None
         writer.writerow(
             {
                 "game": g["id"],
@@ -104,25 +104,10 @@ def to_csv(exported: dict) -> str:
                 "frames_b": g["frames"][1] if g["frames"] else "",
                 "walkover": {True: "yes", False: "no", None: ""}[g["walkover"]],
                 "table": g["table"] or "",
-                "started": g["started"] or "",
-                "ended": g["ended"] or "",
-                "frame_scores": " ".join(f"{x}:{y}" for x, y in log.get("frame_scores", ())),
-                "frame_times": " ".join(
-                    "?" if s is None else str(s) for s in log.get("frame_times", ())
-                ),
-                "fouls_a": _fouls(fouls.get("A")),
-                "fouls_b": _fouls(fouls.get("B")),
-                "longest_run_a": runs.get("A", ""),
-                "longest_run_b": runs.get("B", ""),
+                # as the day's results and `scoreboard history --csv` write them
+                **(log_cells(played) if played else {}),
                 "recorded": g["recorded"] or "",
                 "recorded_by": g["recorded_by"] or "",
             }
         )
     return out.getvalue()
-
-
-def _fouls(value) -> str:
-    """A side's fouls as the result book's CSV writes them: "kind:n kind:n"."""
-    if not isinstance(value, dict):
-        return ""
-    return " ".join(f"{kind}:{n}" for kind, n in sorted(value.items()))

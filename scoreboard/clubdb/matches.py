@@ -69,3 +69,15 @@ def aware(moment: datetime | None) -> datetime | None:
 def count(engine: Engine) -> int:
     with engine.connect() as db:
         return db.execute(select(func.count()).select_from(matches)).scalar_one()
+
+
+def for_tournament(engine: Engine, tournament_id: int) -> dict[str, dict]:
+    """The tables' results that carry an assign of `tournament_id` (``T<id>-<game>``), as
+    sent, by assign id."""
+    with engine.connect() as db:
+        rows = db.execute(
+            select(matches.c.assign_id, matches.c.result).where(
+                matches.c.assign_id.like(f"T{tournament_id}-%")
+            )
+        ).all()
+    return {r.assign_id: r.result for r in rows}

@@ -80,17 +80,12 @@ def _fouls(fouls: dict) -> str:
     return " ".join(f"{kind}:{n}" for kind, n in sorted(fouls.items()))
 
 
-def flat(row: dict) -> dict:
+def log_cells(row: dict) -> dict:
+    """A match's times and its log frame by frame as a CSV's cells (history, the club's result
+    book, a tournament's export)."""
     return {
-        "number": "" if row["number"] is None else row["number"],
         "started": row.get("first_shot") or row.get("started") or "",  # its first shot
         "ended": row.get("ended") or "",
-        "player_a": row["players"]["A"],
-        "player_b": row["players"]["B"],
-        "finished": "yes" if row["finished"] else "no",
-        "winner": row["players"][row["winner"]] if row.get("winner") else "",
-        "frames_a": row["frames"]["A"],
-        "frames_b": row["frames"]["B"],
         "frame_scores": " ".join(f"{a}:{b}" for a, b in row["frame_scores"]),
         # seconds each frame took, "?" where the log has no time for it (frame_clock.py)
         "frame_times": " ".join("?" if t is None else str(t) for t in row.get("frame_times", ())),
@@ -99,5 +94,18 @@ def flat(row: dict) -> dict:
         "fouls_b": _fouls(row["fouls"]["B"]),
         "longest_run_a": row["longest_run"]["A"],
         "longest_run_b": row["longest_run"]["B"],
+    }
+
+
+def flat(row: dict) -> dict:
+    return {
+        "number": "" if row["number"] is None else row["number"],
+        "player_a": row["players"]["A"],
+        "player_b": row["players"]["B"],
+        "finished": "yes" if row["finished"] else "no",
+        "winner": row["players"][row["winner"]] if row.get("winner") else "",
+        "frames_a": row["frames"]["A"],
+        "frames_b": row["frames"]["B"],
+        **log_cells(row),
         "archived": "yes" if row.get("archived", True) else "no",
     }
