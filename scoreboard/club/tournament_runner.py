@@ -189,7 +189,7 @@ class TournamentRunner:
     def _send(self, t, game: str, table: str) -> None:
         a, b = t.bracket.sides(game)
         race = race_for(t.settings.get("race", 1), t.bracket.by_id[game], t.bracket.games)
-        settings = {"players": [a, b], "race": race, "breaker": "lag"}
+        settings = {"players": [a, b], "race": race, "breaker": "lag"}  # GR-8: a lag decides
         settings |= {k: t.settings[k] for k in ("target", "options") if k in t.settings}
         self.assign(table, settings, assign_id(self.id, game))
         self.sent[game] = table
