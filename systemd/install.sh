@@ -13,6 +13,9 @@
 #   ROOT=DIR          install into DIR instead of / (an image being built, or a test); then
 #                     the service is enabled with `systemctl --root` and nothing is started
 #   NO_SYSTEMCTL=1    do not run systemctl or udevadm at all
+#   WITH_NET=1        install the web face (scoreboard-net.service and its libraries) even
+#                     if the config has neither [web] nor [mqtt] on: the card image, whose
+#                     config a club edits later (the unit then starts only once one is on)
 #   PYTHON=python3    the Python (3.11+) that builds the virtual environment
 #   BOOT_CONFIG=...   where I2C and SPI are switched on; default /boot/firmware/config.txt
 #                     (Bookworm), else /boot/config.txt (older releases)
@@ -29,6 +32,7 @@ fi
 # readable by the scoreboard user and by the admin's `scoreboard status`.
 umask 022
 NO_SYSTEMCTL="${NO_SYSTEMCTL:-0}"
+WITH_NET="${WITH_NET:-0}"
 PYTHON="${PYTHON:-python3}"
 if [ -z "${BOOT_CONFIG:-}" ]; then
     BOOT_CONFIG=/boot/firmware/config.txt
@@ -132,6 +136,7 @@ add_admin() {
 # enabled = true: the MQTT publisher runs in the same process): only then is
 # scoreboard-net.service installed and enabled.
 web_enabled() {
+    [ "$WITH_NET" != 1 ] || return 0
     "$PYTHON" - "$ROOT$CONFIG" <<'PY'
 import sys, tomllib
 try:

@@ -38,6 +38,9 @@ def test_the_net_unit_verifies_and_its_exposure_is_at_most_2_0(tmp_path):
 def test_the_net_unit_runs_scoreboard_net_apart_with_no_device_and_only_the_state_writable():
     d = directives(NET_UNIT)
     assert d["Service.ExecStart"] == [f"{EXEC} net --config /etc/scoreboard/scoreboard.toml"]
+    assert d["Service.ExecCondition"] == [
+        f"{EXEC} net --config /etc/scoreboard/scoreboard.toml --enabled"
+    ]
     assert d["Service.User"] == ["scoreboard"] and d["Service.ProtectSystem"] == ["strict"]
     assert d["Service.ReadWritePaths"] == ["/var/lib/scoreboard"]  # phones.json, the socket
     assert d["Service.PrivateDevices"] == ["yes"]  # no GPIO, no display, no serial
@@ -58,3 +61,23 @@ def test_install_adds_the_net_unit_only_when_the_web_is_enabled(target):  # noqa
     calls = run(UNINSTALL, target)
     assert f"systemctl --root={target} disable scoreboard-net.service" in calls
     assert not installed.exists()
+
+
+def test_install_with_net_adds_the_net_unit_before_the_web_is_enabled(target):  # noqa: F811
+    # The card image: its config is edited later, on the boot partition, from a PC.
+    calls = run(INSTALL, target, WITH_NET="1")
+    assert (target / "etc/systemd/system/scoreboard-net.service").read_text() == NET_UNIT.read_text()
+    assert f"pip -m pip install --quiet --upgrade {REPO}[pi,web]" in calls
+    assert calls[-1] == f"systemctl --root={target} enable scoreboard-net.service"
+
+
+def test_net_enabled_answers_whether_web_or_mqtt_is_on(tmp_path):
+    from scoreboard.cli import main
+
+    config = tmp_path / "scoreboard.toml"
+    config.write_text("[web]\nenabled = false\n")
+    assert main(["net", "--config", str(config), "--enabled"]) == 1
+    config.write_text("[web]\nenabled = true\n")
+    assert main(["net", "--config", str(config), "--enabled"]) == 0
+    config.write_text('[mqtt]\nenabled = true\nhost = "broker"\ntable = "t1"\n')
+    assert main(["net", "--config", str(config), "--enabled"]) == 0

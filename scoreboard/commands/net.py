@@ -24,6 +24,12 @@ def register(subparsers) -> None:
         metavar="HOST[:PORT]",
         help="publish the table to this MQTT broker ([mqtt] enabled, the rest as configured)",
     )
+    parser.add_argument(
+        "--enabled",
+        action="store_true",
+        help="serve nothing: exit 0 if the config has [web] or [mqtt] on, else 1 "
+        "(the unit's ExecCondition: off until a club switches one on)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -37,7 +43,8 @@ def load_config(path: str):
 
 
 def run(args) -> int:
-    require("the web face", "aiohttp")
+    if not args.enabled:
+        require("the web face", "aiohttp")
     import asyncio
 
     from scoreboard.net import address
@@ -48,6 +55,8 @@ def run(args) -> int:
         config = load_config(args.config)
     except configuration.ConfigError as exc:
         raise UsageError(str(exc)) from None
+    if args.enabled:
+        return 0 if config.web.enabled or config.mqtt.enabled else 1
     if args.mqtt:
         from scoreboard.mqtt.publisher import broker_option
 
