@@ -258,6 +258,25 @@ def load(path: str | Path = DEFAULT_PATH) -> Config:
     return loads(text, path=path)
 
 
+def display_of(path: str | Path) -> "DisplayConfig":
+    """The [display] part of a config that `load` refuses, so that the table can still show
+    the mistake on its displays: the file's own if that part is right (and its screens share
+    no bus), else the default's (a mistake in the TOML itself, in [display], or no file)."""
+    try:
+        text = Path(path).read_bytes().decode("utf-8-sig")
+        table = tomllib.loads(text).get("display", {})
+        if not isinstance(table, dict):
+            return DisplayConfig()
+        reader = _Reader(text, path)
+        table = dict(table)
+        screens = reader.screens(table.pop("screen", None))
+        reader.check_buses(screens)
+        display = reader.section(DisplayConfig, table, "display", gather=True)
+        return DisplayConfig() if reader.mistakes else replace(display, screens=screens)
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError, ConfigError):
+        return DisplayConfig()
+
+
 _FILE_KINDS = {
     stat.S_IFIFO: "a FIFO (named pipe)",
     stat.S_IFDIR: "a directory",

@@ -66,7 +66,9 @@ def test_install_adds_the_net_unit_only_when_the_web_is_enabled(target):  # noqa
 def test_install_with_net_adds_the_net_unit_before_the_web_is_enabled(target):  # noqa: F811
     # The card image: its config is edited later, on the boot partition, from a PC.
     calls = run(INSTALL, target, WITH_NET="1")
-    assert (target / "etc/systemd/system/scoreboard-net.service").read_text() == NET_UNIT.read_text()
+    assert (
+        target / "etc/systemd/system/scoreboard-net.service"
+    ).read_text() == NET_UNIT.read_text()
     assert f"pip -m pip install --quiet --upgrade {REPO}[pi,web]" in calls
     assert calls[-1] == f"systemctl --root={target} enable scoreboard-net.service"
 

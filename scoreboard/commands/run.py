@@ -1,6 +1,7 @@
 """`scoreboard run [--config PATH]`: the appliance on the Pi: real pins, displays, sensor board."""
 
 import logging
+import os
 import signal
 import sys
 
@@ -33,6 +34,27 @@ def configure_logging(config) -> None:
     logging.getLogger("scoreboard").setLevel(config.service.log_level.upper())
 
 
+def show_mistake(path, error, notifier) -> None:
+    """The settings' mistake on the displays in words until the file changes (or SIGTERM);
+    then `run` returns and systemd starts the table again (scoreboard/table/settings_mistake.py)."""
+    import threading
+
+    from scoreboard.display import create_displays
+    from scoreboard.table.settings_mistake import MistakeScreen
+    from scoreboard.table.wiring import screen_specs
+
+    logging.basicConfig(
+        level=logging.WARNING, format="%(levelname)s %(message)s", stream=sys.stderr
+    )
+    logging.getLogger("scoreboard").setLevel(logging.INFO)
+    display = configuration.display_of(path)
+    specs = screen_specs(configuration.Config(display=display))
+    screens = create_displays(specs, lang=display.language)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    MistakeScreen(path, error, screens, notifier=notifier).run(stop)
+
+
 def run(args) -> int:
     from gpiozero.exc import BadPinFactory
 
@@ -43,7 +65,10 @@ def run(args) -> int:
     try:
         config = configuration.load(args.config)
     except configuration.ConfigError as exc:
-        raise UsageError(str(exc)) from None
+        if not os.environ.get("NOTIFY_SOCKET"):  # in a terminal: said there, and stop
+            raise UsageError(str(exc)) from None
+        show_mistake(args.config, exc, systemd_notifier())  # under systemd: on the displays
+        return 0
     configure_logging(config)
     try:
         appliance = Appliance(

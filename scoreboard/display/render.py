@@ -9,7 +9,7 @@ from scoreboard.display import led, screens
 from scoreboard.display.canvas import Canvas
 from scoreboard.display.drivers import DRIVERS
 from scoreboard.display.drivers import PANELS as PANEL_NAMES
-from scoreboard.display.screens import pairing, saver
+from scoreboard.display.screens import notice, pairing, saver
 from scoreboard.texts.i18n import DEFAULT_LANGUAGE, translator
 from scoreboard.texts.words import Words
 
@@ -77,3 +77,9 @@ def render_pairing(code: str, url: str, p: Panel, *, lang=DEFAULT_LANGUAGE) -> I
     """The pairing screen: the code a phone types and a QR code of ``url`` (issue 12)."""
     c = Canvas(p.width, p.height, p.mode)
     return pairing.draw(c, code, url, Words(translator(lang), wide=c.wide)).image
+
+
+def render_notice(title: str, text: str, p: Panel, *, page: int = 0) -> tuple[Image.Image, int]:
+    """A notice in words (screens/notice.py), page `page`; and how many pages it has."""
+    c, count = notice.draw(Canvas(p.width, p.height, p.mode), title, text, page)
+    return c.image, count

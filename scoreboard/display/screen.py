@@ -6,7 +6,7 @@ import time
 from luma.core.virtual import sevensegment
 
 from scoreboard.display import devices, led
-from scoreboard.display.render import render, render_pairing, render_saver
+from scoreboard.display.render import render, render_notice, render_pairing, render_saver
 from scoreboard.texts.i18n import DEFAULT_LANGUAGE, translator
 
 log = logging.getLogger("scoreboard.display")
@@ -91,6 +91,29 @@ class Screen:
         self.bytes_total += self.last_bytes
         self.updates += 1
         return self.last_bytes
+
+    def show_notice(self, title: str, text: str, *, page: int = 0) -> int:
+        """A notice in words instead of the score (a mistake in the settings): page `page` of
+        it on an OLED; the LED digits say "Err". Returns the count of pages (1 for digits)."""
+        if self.failed:
+            return 1
+        if self.segments is not None:
+            picture, count = "Err", 1
+        else:
+            picture, count = render_notice(title, text, self.panel, page=page)
+        try:
+            if self.segments is not None:
+                self.segments.text = picture
+            else:
+                self.device.display(picture)
+        except Exception as exc:  # a bus error must not stop the scoreboard
+            self.failed = f"{self.name}: stopped: {exc}"
+            log.error("display %s", self.failed)
+            return 1
+        self._last = None  # the next show() draws the score again
+        self.picture = picture
+        self.updates += 1
+        return count
 
     def redraw(self) -> int:
         """Shows the last state again (after the saver changed what this screen shows)."""

@@ -1,0 +1,53 @@
+"""A notice in words: a title bar and text wrapped to the panel, a page at a time.
+
+For what the table must say when it cannot play: a mistake in its settings
+(scoreboard/table/settings_mistake.py). The text is wrapped at spaces and, for a word
+longer than a row (a path), inside the word; each page holds the rows under the title,
+and the title bar names the page ("2/3") when there are more.
+"""
+
+from scoreboard.display.canvas import ROW_HEIGHT, ROWS, Canvas
+
+SIZE = 12
+
+
+def rows(c: Canvas, text: str) -> list[str]:
+    """`text` wrapped to the canvas's width; a line break in it starts a new row."""
+    width = c.width - 4
+    out = []
+    for paragraph in text.splitlines() or [""]:
+        line = ""
+        for word in paragraph.split():
+            while c.width_of(word, size=SIZE) > width:  # a path: broken inside
+                cut = len(word)
+                while cut > 1 and c.width_of(word[:cut], size=SIZE) > width:
+                    cut -= 1
+                if line:
+                    out.append(line)
+                    line = ""
+                out.append(word[:cut])
+                word = word[cut:]
+            trial = f"{line} {word}" if line else word
+            if line and c.width_of(trial, size=SIZE) > width:
+                out.append(line)
+                line = word
+            else:
+                line = trial
+        out.append(line)
+    return out
+
+
+def pages(c: Canvas, text: str) -> list[list[str]]:
+    per_page = len(ROWS) - 1  # the first row is the title
+    every = rows(c, text)
+    return [every[i : i + per_page] for i in range(0, len(every), per_page)] or [[]]
+
+
+def draw(c: Canvas, title: str, text: str, page: int = 0) -> tuple[Canvas, int]:
+    """Draws page `page` (modulo their count); returns the canvas and the count of pages."""
+    every = pages(c, text)
+    count = len(every)
+    c.bar(0, "{title}", title=title, right=f"{page % count + 1}/{count}" if count > 1 else "")
+    for y, line in zip(ROWS[1:], every[page % count], strict=False):
+        c.text(2, y + (ROW_HEIGHT - SIZE), line, size=SIZE)
+    return c, count
