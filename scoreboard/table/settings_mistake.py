@@ -10,6 +10,7 @@ WATCHDOG=1 as from the table; once the file changes (or SIGTERM), `run` returns 
 starts the table again, with the new file. Nothing is written: no journal is opened.
 """
 
+import contextlib
 import hashlib
 import logging
 import os
@@ -66,10 +67,9 @@ class MistakeScreen:
 
     def notify(self, message: str) -> None:
         if self.notifier is not None:
-            try:
+            # BlockingIOError too: the next tick sends again.
+            with contextlib.suppress(OSError):
                 self.notifier.notify(message)
-            except OSError:  # BlockingIOError too: the next tick sends again
-                pass
 
     def run(self, stop: threading.Event) -> str:
         """Until the file changes ("changed") or `stop` is set ("stopped")."""
