@@ -495,3 +495,12 @@ def test_the_club_without_the_web_extra_says_what_to_install(
     assert main(["club", "--data-dir", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert said in err and "pip install '.[web]'" in err
+
+
+def test_the_hall_shows_each_tables_version_from_its_info():
+    # A card image's table says the image's release (scoreboard/release.py); an update changes it.
+    hall = Hall()
+    hall.take("fp/v1/t1/info", b'{"name": "Table 1", "version": "0.2.0"}', now=1.0)
+    assert hall.tables["t1"].view()["version"] == "0.2.0"
+    hall.take("fp/v1/t1/info", b'{"name": "Table 1", "version": "0.3.0"}', now=2.0)
+    assert hall.tables["t1"].view()["version"] == "0.3.0"

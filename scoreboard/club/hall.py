@@ -64,6 +64,7 @@ class Table:
         return {
             "table": self.id,
             "name": self.info.get("name") or self.id,
+            "version": self.info.get("version"),
             "status": status,
             "online": self.online,
             "players": s.get("players"),

@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 import paho.mqtt.client as paho
 
-from scoreboard import __version__
+from scoreboard import release
 from scoreboard.bridge.client import TableUnreachable
 from scoreboard.config import Config, MqttConfig
 from scoreboard.mqtt import discovery, topics
@@ -63,7 +63,7 @@ def info_for(config: Config) -> dict:
     return topics.info_payload(
         table=m.table,
         name=m.name,
-        version=__version__,
+        version=release.version(),
         displays=[screen.driver for screen in config.display.screens],
         language=config.display.language,
     )

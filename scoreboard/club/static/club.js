@@ -35,6 +35,7 @@ function cardNodes(t) {
   const age = el("span", "age", ago(t.received));
   age.dataset.t = t.received ?? "";
   foot.append(el("span", null, phase + (t.race ? " · race to " + t.race : "")), age);
+  if (t.version) foot.append(el("span", "version", "v" + t.version));
   const nodes = [top, side("A"), side("B"), foot];
   if (t.faults && t.faults.length) nodes.push(el("div", "faults", t.faults.map((k) => FAULTS[k] || k).join(", ")));
   if (t.assign && t.assign.players) {
