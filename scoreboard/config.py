@@ -198,6 +198,15 @@ class MqttConfig:
 
 
 @dataclass(frozen=True)
+class WifiConfig:
+    # The table's Wi-Fi on a card image (issue 23): scoreboard-wifi.service writes it for
+    # wpa_supplicant at boot (scoreboard/wifi.py). An empty ssid: no Wi-Fi (a wire, or none).
+    ssid: str = _opt("", length=(0, 32))
+    password: str = _opt("", length=(0, 63))  # empty: an open network; else 8 to 63
+    country: str = _opt("UA", length=(2, 2))  # the radio rules of the country (ISO 3166)
+
+
+@dataclass(frozen=True)
 class Config:
     match: MatchConfig = MatchConfig()
     rules: RulesConfig = RulesConfig()
@@ -209,6 +218,7 @@ class Config:
     service: ServiceConfig = ServiceConfig()
     web: WebConfig = WebConfig()
     mqtt: MqttConfig = MqttConfig()
+    wifi: WifiConfig = WifiConfig()
 
 
 SECTIONS = {f.name: f.type for f in fields(Config)}
@@ -365,6 +375,7 @@ class _Reader:
         self.check_shot_clock(config.shot_clock)
         self.check_pins(config)
         self.check_mqtt(config.mqtt)
+        self.check_wifi(config.wifi)
         return config
 
     def section(self, cls, table: dict, name: str, index=None, skip=(), *, gather=False):
@@ -539,6 +550,22 @@ class _Reader:
             path = getattr(m, key)
             if path and not os.path.isfile(path):
                 self.fail(f"no such file: {path}", "mqtt", key)
+
+    def check_wifi(self, w: WifiConfig) -> None:
+        if w.password and not 8 <= len(w.password) <= 63:
+            self.fail(
+                "must be 8 to 63 characters (WPA2), or empty for an open network",
+                "wifi",
+                "password",
+            )
+        if w.password and not w.password.isprintable():
+            self.fail("must be printable characters", "wifi", "password")
+        if not (w.country.isascii() and w.country.isalpha() and w.country.isupper()):
+            self.fail(
+                'must be two capital letters, the country\'s code (like "UA")', "wifi", "country"
+            )
+        if w.password and not w.ssid:
+            self.fail("a password needs wifi.ssid, the network's name", "wifi", "password")
 
     def check_pins(self, config: Config) -> None:
         """Refuse a pin that two things claim, or one that belongs to a bus."""

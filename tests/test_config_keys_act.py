@@ -93,7 +93,7 @@ def example_keys():
 
 
 # Sections whose keys act in another process, each tested key by key in its own file.
-ELSEWHERE = {"mqtt": "tests/test_mqtt_config.py"}
+ELSEWHERE = {"mqtt": "tests/test_mqtt_config.py", "wifi": "tests/test_wifi.py"}
 
 
 def test_the_table_covers_every_documented_key():
