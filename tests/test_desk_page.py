@@ -129,3 +129,40 @@ def test_staff_give_a_walkover_and_correct_a_result_on_the_tournaments_desk_page
         (a, False, "staff Ann"),
     ]
     assert tournaments.load(engine, tid).bracket.results["W1-1"].frames == (2, 1)
+
+
+def test_staff_send_an_update_from_the_desk_and_see_each_tables_version(tmp_path, chromium):
+    # Issue 23: the update reaches the tables from the club's desk (tests/test_club_updates.py
+    # follows it to a table); the desk lists the version each table says it runs.
+    bundle = tmp_path / "scoreboard-0.2.0-arm64.raucb"
+    bundle.write_bytes(b"a signed update" * 1000)
+
+    class Broker:
+        offers = []
+
+        def update(self, offer):
+            self.offers.append(offer)
+
+    async def body():
+        club = Club(
+            book=ResultBook(tmp_path / "book"),
+            staff_password="cue",
+            updates_dir=tmp_path / "updates",
+        )
+        club.client, club.linked = Broker(), True
+        club.take("fp/v1/t1/info", b'{"name": "Table 1", "version": "0.1.0"}')
+        club.take("fp/v1/t1/availability", b"online")
+        async with staff_browser(club, chromium) as (page, url):
+            await page.goto(f"{url}/desk")
+            await page.wait_for_selector("#versions td:has-text('0.1.0')")
+            await page.set_input_files("#update [name=file]", str(bundle))
+            await page.click("#update button")
+            await page.wait_for_selector("#offered:not(:empty)")
+            said = await page.text_content("#offered")
+            assert "offered to every table" in said, said
+            await page.wait_for_selector("#versions td:has-text('to 0.2.0 between matches')")
+        return Broker.offers
+
+    (offer,) = asyncio.run(body())
+    assert offer["version"] == "0.2.0" and offer["size"] == bundle.stat().st_size
+    assert (tmp_path / "updates" / f"{offer['sha256']}.raucb").read_bytes() == bundle.read_bytes()

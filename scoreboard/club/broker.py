@@ -85,6 +85,11 @@ class ClubClient:
         """The club's players for every table's setup screen (retained, QoS 1)."""
         self.client.publish(topics.ROSTER, topics.encode({"roster": names}), qos=1, retain=True)
 
+    def update(self, offer: dict | None) -> None:
+        """The update offered to every table (club/updates.py; retained, QoS 1), or none."""
+        payload = topics.encode(offer) if offer else b""
+        self.client.publish(topics.UPDATE, payload, qos=1, retain=True)
+
     def assign(self, table: str, settings: dict | None, *, id: str | None = None) -> dict | None:
         """Publish the next match for `table` (retained, QoS 1), or clear it (None); `id`
         names it (a tournament's game, club/tournament_runner.py), else a new one."""

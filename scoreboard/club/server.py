@@ -21,6 +21,7 @@ from scoreboard.club.player_pages import PlayerPages
 from scoreboard.club.players_api import PlayersApi
 from scoreboard.club.results import BadResult, ResultBook
 from scoreboard.club.table_time import TableTime
+from scoreboard.club.updates import Updates
 from scoreboard.core.settings import NAME_LETTERS, OPTIONS
 from scoreboard.mqtt import topics
 from scoreboard.net import security
@@ -50,8 +51,10 @@ class Club:
         clock=time.time,
         names=(),
         database=None,
+        updates_dir: Path | None = None,
     ):
         self.hall = Hall()
+        self.updates = Updates(self, updates_dir)  # updates for the tables, from the desk
         self.players = PlayersApi(self, database)  # the club's players (its database)
         self.desk = DeskApi(self, database)  # its tournaments, played on the tables
         self.player_pages = PlayerPages(self, database)  # each player's page, read only
@@ -188,6 +191,7 @@ class Club:
                 *self.player_pages.routes(),
                 *self.desk.routes(),
                 *self.table_time.routes(),
+                *self.updates.routes(),
                 web.static("/static", STATIC),
             ]
         )

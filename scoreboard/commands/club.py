@@ -103,6 +103,7 @@ def run(args) -> int:
             staff=staff,
             names=args.name,
             database=database,
+            updates_dir=Path(args.data_dir) / "updates",
         )
     )
     return 0
@@ -148,14 +149,28 @@ def import_results(engine, data_dir) -> None:
 
 
 async def serve(
-    settings, book, *, listen: str, port: int, staff: str = "", names=(), database=None
+    settings,
+    book,
+    *,
+    listen: str,
+    port: int,
+    staff: str = "",
+    names=(),
+    database=None,
+    updates_dir=None,
 ) -> None:
     """Run until SIGTERM or SIGINT."""
     from scoreboard.club.broker import ClubClient
     from scoreboard.club.server import Club
     from scoreboard.net.listen import Served
 
-    club = Club(book=book, staff_password=staff, names=names, database=database)
+    club = Club(
+        book=book,
+        staff_password=staff,
+        names=names,
+        database=database,
+        updates_dir=updates_dir,
+    )
     club.desk.start()  # the tournaments not over, played on
     client = ClubClient(settings, on_message=club.take, on_link=club.link)
     club.client = client

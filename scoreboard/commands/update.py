@@ -2,6 +2,7 @@
 matches (scoreboard/update/). Run as root on the table (sudo, or over SSH)."""
 
 import shutil
+from pathlib import Path
 
 from scoreboard.commands import UsageError
 from scoreboard.commands.status import add_state_dir, state_dir
@@ -17,7 +18,15 @@ def register(subparsers) -> None:
             "once it is up, and goes back to the old version by itself if it is not."
         ),
     )
-    parser.add_argument("bundle", metavar="FILE", help="the update (scoreboard-*-arm64.raucb)")
+    parser.add_argument(
+        "bundle", metavar="FILE", nargs="?", help="the update (scoreboard-*-arm64.raucb)"
+    )
+    parser.add_argument(
+        "--ready",
+        metavar="DIR",
+        help="the update the club's desk delivered to DIR, named in DIR/ready "
+        "(the card image's scoreboard-update.service; scoreboard/mqtt/update_offer.py)",
+    )
     add_state_dir(parser)
     parser.set_defaults(run=run)
 
@@ -33,12 +42,31 @@ def run(args) -> int:
             "`git pull` and `sudo systemd/install.sh`"
         )
     where = state_dir(args)
+    delivered = None
+    if args.ready:
+        ready = Path(args.ready) / "ready"
+        try:
+            delivered = Path(args.ready) / ready.read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UsageError(f"no update named in {ready}: {exc}") from None
+        ready.unlink(missing_ok=True)  # taken: a refused one is not tried again at each boot
+        if delivered.parent != Path(args.ready) or not delivered.name.endswith(".raucb"):
+            raise UsageError(f"{ready} names no update in {args.ready}")
+        args.bundle = str(delivered)
+    if not args.bundle:
+        raise UsageError("name the update: scoreboard update FILE")
 
     def snapshot() -> dict:
         return replay(read_journal(where).lines).snapshot()
 
     try:
-        Updater(args.bundle, snapshot=snapshot).install()
+        Updater(args.bundle, snapshot=snapshot, before_reboot=forget(delivered)).install()
     except UpdateError as exc:
+        forget(delivered)()
         raise UsageError(str(exc)) from None
     return 0
+
+
+def forget(delivered):
+    """Removes a delivered update once installed or refused (the slot holds it now)."""
+    return lambda: delivered.unlink(missing_ok=True) if delivered else None

@@ -23,6 +23,7 @@ from scoreboard.bridge.client import TableUnreachable
 from scoreboard.config import Config, MqttConfig
 from scoreboard.mqtt import discovery, topics
 from scoreboard.mqtt.results import Results, digest
+from scoreboard.mqtt.update_offer import UpdateOffers
 
 LOGGER = logging.getLogger("scoreboard.mqtt")
 
@@ -85,6 +86,7 @@ class Publisher:
         self.send_command = send_command
         self.client = client or make_client(self.m)
         self.results = Results(self.table, state_dir, data_dir=data_dir)
+        self.updates = UpdateOffers(state_dir)  # the club's update, fetched on a card image
         self.connected = False
         self.stopping = False
         self.table_up = False  # the table's socket is connected and has said its state
@@ -186,7 +188,12 @@ class Publisher:
         self.connected = True
         LOGGER.info("mqtt: connected to %s:%s", self.m.host, self.m.port)
         self.client.subscribe(
-            [(self.topic(topics.ASSIGN), 1), (topics.ROSTER, 1), (discovery.STATUS, 1)]
+            [
+                (self.topic(topics.ASSIGN), 1),
+                (topics.ROSTER, 1),
+                (topics.UPDATE, 1),
+                (discovery.STATUS, 1),
+            ]
         )
         self._say_availability()
         self._publish(self.topic(topics.INFO), self.info)
@@ -226,6 +233,12 @@ class Publisher:
                 LOGGER.warning("mqtt: the club's roster cannot be read: %s", exc)
                 return
             self._forward_roster()
+            return
+        if topic == topics.UPDATE:
+            try:
+                self.updates.offered(topics.parse_update(payload))
+            except topics.AssignError as exc:
+                LOGGER.warning("mqtt: the club's update offer cannot be read: %s", exc)
             return
         if topic != self.topic(topics.ASSIGN):
             return

@@ -145,3 +145,38 @@ def setup_args(assign: dict) -> dict:
     if ASSIGN_ID.match(assign["id"]):  # an id the table can journal (any other: untagged)
         args["assign"] = assign["id"]
     return args
+
+
+# An update for the tables (issue 23): the club's desk offers a signed update it keeps and
+# serves; each card-image table fetches it, checks its SHA-256, and installs it between
+# matches once RAUC has checked the club's signature (scoreboard/mqtt/update_offer.py). One
+# retained message the club writes and every table reads; empty: nothing offered.
+UPDATE = "fp/club/update"
+MAX_UPDATE_BYTES = 4 << 30  # a card's root slot is 1.25 GiB; a bundle is smaller still
+_VERSION = re.compile(r"^[A-Za-z0-9._+~-]{1,40}$")
+_SHA256 = re.compile(r"^[0-9a-f]{64}$")
+
+
+def parse_update(data: bytes) -> dict | None:
+    """``{"version": "0.2.0", "sha256": "<hex>", "size": N, "url": "http://club:8090/updates/<sha256>.raucb"}``;
+    an empty payload (withdrawn) is None."""
+    if not data:
+        return None
+    if len(data) > 4096:
+        raise AssignError(f"update offer too large: {len(data)} bytes")
+    try:
+        payload = strict_loads(data)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise AssignError(f"update offer not JSON: {exc}") from None
+    if not isinstance(payload, dict) or set(payload) != {"version", "sha256", "size", "url"}:
+        raise AssignError('an update offer is {"version", "sha256", "size", "url"}')
+    version, sha, size, url = (payload[k] for k in ("version", "sha256", "size", "url"))
+    if not isinstance(version, str) or not _VERSION.match(version):
+        raise AssignError("an update's version is 1 to 40 letters, digits and ._+~-")
+    if not isinstance(sha, str) or not _SHA256.match(sha):
+        raise AssignError("an update's sha256 is 64 lowercase hex digits")
+    if not isinstance(size, int) or isinstance(size, bool) or not 0 < size <= MAX_UPDATE_BYTES:
+        raise AssignError(f"an update's size is 1 to {MAX_UPDATE_BYTES} bytes")
+    if not isinstance(url, str) or not re.match(r"^https?://[^\s/]+/\S{1,400}$", url):
+        raise AssignError("an update's url is http(s)://host/path")
+    return payload

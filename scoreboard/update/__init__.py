@@ -49,6 +49,7 @@ class Updater:
         sleep: Callable[[float], None] = time.sleep,
         say: Callable[[str], None] = print,
         poll: float = 10.0,
+        before_reboot: Callable[[], None] = lambda: None,
     ):
         self.bundle, self.snapshot, self.run, self.sleep, self.say = (
             bundle,
@@ -57,7 +58,7 @@ class Updater:
             sleep,
             say,
         )
-        self.poll = poll
+        self.poll, self.before_reboot = poll, before_reboot
 
     def check(self) -> dict:
         """The bundle's manifest, once RAUC has checked its signature against the club's key."""
@@ -94,6 +95,7 @@ class Updater:
             why = (done.stderr or done.stdout).strip().splitlines()
             raise UpdateError(f"rauc install failed: {why[-1] if why else done.returncode}")
         self.wait_between_matches()  # a match begun during the install finishes first
+        self.before_reboot()
         self.say(f"rebooting into {version}; the old version comes back by itself if it fails")
         self.run(["systemctl", "reboot"])
         return version

@@ -102,6 +102,27 @@ document.getElementById("add").addEventListener("submit", async (e) => {
   if (answer.ok) { f.reset(); await players(); }
 });
 
+// Updates: what is offered, and which version each table runs (its own word, on the broker).
+async function versions() {
+  const { offer, tables } = await (await fetch("/api/updates")).json();
+  const body = document.querySelector("#versions tbody");
+  body.replaceChildren(...tables.map((t) => el("tr", {},
+    el("td", { textContent: t.name }), el("td", { textContent: t.version || "—" }),
+    el("td", { textContent: !t.online ? "offline" : offer && t.version === offer.version ? "up to date" :
+                                       offer ? `to ${offer.version} between matches` : "" }))));
+  document.getElementById("offer").textContent = offer ? `Offered to the tables: ${offer.version}` : "Nothing offered.";
+}
+
+document.getElementById("update").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const file = e.target.file.files[0];
+  const r = await fetch(`/api/updates?name=${encodeURIComponent(file.name)}`,
+                        { method: "POST", body: file });
+  const answer = { ok: r.ok, text: r.ok ? "" : await r.text() };
+  say("offered", answer, answer.ok ? `${file.name} offered to every table` : "");
+  await versions();
+});
+
 // The groups' fields only where the format has groups.
 function showFormat() {
   const f = document.getElementById("create"), format = f.format.value;
@@ -113,3 +134,4 @@ showFormat();
 players();
 tables();
 tournaments();
+versions();
