@@ -10,6 +10,7 @@ from aiohttp import web
 from helpers import PATIENCE
 from test_club_browser import playwright
 from test_club_players import run
+from test_club_updates import Broker
 
 from scoreboard.club.results import ResultBook
 from scoreboard.club.server import Club
@@ -137,19 +138,13 @@ def test_staff_send_an_update_from_the_desk_and_see_each_tables_version(tmp_path
     bundle = tmp_path / "scoreboard-0.2.0-arm64.raucb"
     bundle.write_bytes(b"a signed update" * 1000)
 
-    class Broker:
-        offers = []
-
-        def update(self, offer):
-            self.offers.append(offer)
-
     async def body():
         club = Club(
             book=ResultBook(tmp_path / "book"),
             staff_password="cue",
             updates_dir=tmp_path / "updates",
         )
-        club.client, club.linked = Broker(), True
+        club.client, club.linked = broker, True
         club.take("fp/v1/t1/info", b'{"name": "Table 1", "version": "0.1.0"}')
         club.take("fp/v1/t1/availability", b"online")
         async with staff_browser(club, chromium) as (page, url):
@@ -161,8 +156,9 @@ def test_staff_send_an_update_from_the_desk_and_see_each_tables_version(tmp_path
             said = await page.text_content("#offered")
             assert "offered to every table" in said, said
             await page.wait_for_selector("#versions td:has-text('to 0.2.0 between matches')")
-        return Broker.offers
 
-    (offer,) = asyncio.run(body())
+    broker = Broker()
+    asyncio.run(body())
+    (offer,) = broker.offers
     assert offer["version"] == "0.2.0" and offer["size"] == bundle.stat().st_size
     assert (tmp_path / "updates" / f"{offer['sha256']}.raucb").read_bytes() == bundle.read_bytes()

@@ -106,8 +106,9 @@ class Canvas:
             s += ELLIPSIS
         return s
 
-    def wrap(self, x, y, width, rows, text, *, size=12, fill=None) -> int:
-        """Word-wraps `text` into at most `rows` rows from y; returns the rows used."""
+    def lines(self, text, width, *, size=12) -> list[str]:
+        """`text` word-wrapped into rows of at most `width` pixels (a word longer than a row
+        stays whole: `fit` shortens it)."""
         lines, line = [], ""
         for word in text.split():
             trial = f"{line} {word}" if line else word
@@ -117,6 +118,11 @@ class Canvas:
             else:
                 line = trial
         lines.append(line)
+        return lines
+
+    def wrap(self, x, y, width, rows, text, *, size=12, fill=None) -> int:
+        """Word-wraps `text` into at most `rows` rows from y; returns the rows used."""
+        lines = self.lines(text, width, size=size)
         if len(lines) > rows:
             self.overflows.append(text)
             lines = lines[:rows]

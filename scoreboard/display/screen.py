@@ -75,17 +75,9 @@ class Screen:
         if key == self._last:
             return 0
         before = self.counter.sent if self.counter else 0
-        try:
-            if self.segments is not None:
-                self.segments.text = picture
-            else:
-                self.device.display(picture)
-        except Exception as exc:  # a bus error must not stop the scoreboard
-            self.failed = f"{self.name}: stopped: {exc}"
-            log.error("display %s", self.failed)
+        if not self._push(picture):
             return 0
         self._last = key
-        self.picture = picture  # what the device was last sent (a text for 7-segment digits)
         self.last_seconds = time.perf_counter() - start
         self.last_bytes = (self.counter.sent - before) if self.counter else 0
         self.bytes_total += self.last_bytes
@@ -101,6 +93,13 @@ class Screen:
             picture, count = "Err", 1
         else:
             picture, count = render_notice(title, text, self.panel, page=page)
+        if self._push(picture):
+            self._last = None  # the next show() draws the score again
+            self.updates += 1
+        return count
+
+    def _push(self, picture) -> bool:
+        """`picture` to the device (a text for 7-segment digits); False if the device failed."""
         try:
             if self.segments is not None:
                 self.segments.text = picture
@@ -109,11 +108,9 @@ class Screen:
         except Exception as exc:  # a bus error must not stop the scoreboard
             self.failed = f"{self.name}: stopped: {exc}"
             log.error("display %s", self.failed)
-            return 1
-        self._last = None  # the next show() draws the score again
-        self.picture = picture
-        self.updates += 1
-        return count
+            return False
+        self.picture = picture  # what the device was last sent
+        return True
 
     def redraw(self) -> int:
         """Shows the last state again (after the saver changed what this screen shows)."""

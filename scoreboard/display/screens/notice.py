@@ -12,28 +12,19 @@ SIZE = 12
 
 
 def rows(c: Canvas, text: str) -> list[str]:
-    """`text` wrapped to the canvas's width; a line break in it starts a new row."""
+    """`text` wrapped to the canvas's width; a line break in it starts a new row, and a word
+    longer than a row (a path) is broken inside."""
     width = c.width - 4
     out = []
     for paragraph in text.splitlines() or [""]:
-        line = ""
-        for word in paragraph.split():
-            while c.width_of(word, size=SIZE) > width:  # a path: broken inside
-                cut = len(word)
-                while cut > 1 and c.width_of(word[:cut], size=SIZE) > width:
+        for line in c.lines(paragraph, width, size=SIZE):
+            while c.width_of(line, size=SIZE) > width:
+                cut = len(line)
+                while cut > 1 and c.width_of(line[:cut], size=SIZE) > width:
                     cut -= 1
-                if line:
-                    out.append(line)
-                    line = ""
-                out.append(word[:cut])
-                word = word[cut:]
-            trial = f"{line} {word}" if line else word
-            if line and c.width_of(trial, size=SIZE) > width:
-                out.append(line)
-                line = word
-            else:
-                line = trial
-        out.append(line)
+                out.append(line[:cut])
+                line = line[cut:]
+            out.append(line)
     return out
 
 
