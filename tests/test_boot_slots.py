@@ -22,7 +22,9 @@ class Card:
         if booted:  # /run/boot-slot.env, as the initramfs writes it
             (self.run_dir / "boot-slot.env").write_text(f"BOOT_SLOT={booted}\n")
             script = script.replace("/run/boot-slot.env", str(self.run_dir / "boot-slot.env"))
-        return subprocess.run(["sh", "-c", script, "boot-slots", *args], env=env, capture_output=True, text=True)
+        return subprocess.run(
+            ["sh", "-c", script, "boot-slots", *args], env=env, capture_output=True, text=True
+        )
 
     def out(self, *args, **kw) -> str:
         done = self.call(*args, **kw)
