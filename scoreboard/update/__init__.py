@@ -35,6 +35,12 @@ def between_matches(snapshot: dict) -> bool:
     return snapshot.get("phase") in BETWEEN and not snapshot.get("setup")
 
 
+def last_line(done: subprocess.CompletedProcess) -> str:
+    """What a failed command said last (RAUC's reason), or its exit status."""
+    said = (done.stderr or done.stdout).strip().splitlines()
+    return said[-1] if said else f"exit status {done.returncode}"
+
+
 def run_command(argv: list[str]) -> subprocess.CompletedProcess:
     return subprocess.run(argv, capture_output=True, text=True, check=False)
 
@@ -64,10 +70,9 @@ class Updater:
         """The bundle's manifest, once RAUC has checked its signature against the club's key."""
         done = self.run(["rauc", "info", "--output-format=json", self.bundle])
         if done.returncode != 0:
-            why = (done.stderr or done.stdout).strip().splitlines()
             raise UpdateError(
                 f"refused: {self.bundle} is not an update signed with this club's key "
-                f"({why[-1] if why else 'rauc info failed'}); nothing was installed"
+                f"({last_line(done)}); nothing was installed"
             )
         try:
             return json.loads(done.stdout)
@@ -92,8 +97,7 @@ class Updater:
         self.say(f"installing {version} into the other slot")
         done = self.run(["rauc", "install", self.bundle])
         if done.returncode != 0:
-            why = (done.stderr or done.stdout).strip().splitlines()
-            raise UpdateError(f"rauc install failed: {why[-1] if why else done.returncode}")
+            raise UpdateError(f"rauc install failed: {last_line(done)}")
         self.wait_between_matches()  # a match begun during the install finishes first
         self.before_reboot()
         self.say(f"rebooting into {version}; the old version comes back by itself if it fails")
