@@ -2,6 +2,7 @@
 script RAUC calls as its custom bootloader backend and the initramfs runs at every boot. Run
 here under the machine's POSIX sh, on a state file of its own."""
 
+import shlex
 import subprocess
 from pathlib import Path
 
@@ -30,6 +31,21 @@ class Card:
         done = self.call(*args, **kw)
         assert done.returncode == 0, done.stderr
         return done.stdout.strip()
+
+    def outs(self, calls) -> list[str]:
+        """Each call's output, the calls run one after another by one sh (as `out` would
+        run them, without a Python process start between them)."""
+        lines = ["set -e"]
+        for call in calls:
+            lines += [f"sh {shlex.quote(str(SCRIPT))} {shlex.join(call)}", "echo ."]
+        env = {"BOOT_SLOTS_STATE": str(self.state), "PATH": "/usr/bin:/bin"}
+        done = subprocess.run(
+            ["sh", "-c", "\n".join(lines)], env=env, capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+        outs = done.stdout.split(".\n")
+        assert len(outs) == len(calls) + 1 and outs[-1] == "", done.stdout
+        return [out.strip() for out in outs[:-1]]
 
 
 def test_a_new_card_boots_slot_a_and_slot_b_is_empty(tmp_path):
@@ -95,10 +111,10 @@ def test_a_card_always_boots_a_slot_that_is_not_bad_while_one_is_not(calls):
 
     with tempfile.TemporaryDirectory() as where:
         card = Card(Path(where))
-        for call in calls:
-            card.out(*call)
-        states = {s: card.out("get-state", s) for s in "AB"}
-        chosen = card.out("choose")
+        *_, state_a, state_b, chosen = card.outs(
+            [*calls, ("get-state", "A"), ("get-state", "B"), ("choose",)]
+        )
+        states = {"A": state_a, "B": state_b}
         assert chosen in "AB"
         if "good" in states.values():
             assert states[chosen] == "good", (calls, states, chosen)
