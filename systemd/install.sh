@@ -164,9 +164,9 @@ install_files() {
     fi
     install -D -m 0644 "$REPO/systemd/99-scoreboard.rules" "$ROOT/etc/udev/rules.d/99-scoreboard.rules"
     # Load the I2C and USB-serial drivers at boot, so their device groups exist when the
-    # service starts: DeviceAllow=char-i2c / char-ttyACM are resolved at that moment.
+    # service starts: DeviceAllow=char-i2c / char-ttyACM / char-ttyUSB are resolved then.
     mkdir -p "$ROOT/etc/modules-load.d"
-    printf '# Loaded for the Pyramid scoreboard (systemd/install.sh).\ni2c-dev\ncdc_acm\n' \
+    printf '# Loaded for the Pyramid scoreboard (systemd/install.sh).\ni2c-dev\ncdc_acm\nusbserial\n' \
         > "$ROOT/etc/modules-load.d/scoreboard.conf"
 }
 

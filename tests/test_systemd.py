@@ -136,6 +136,9 @@ def test_the_unit_reaches_its_devices():
     assert d["Service.DevicePolicy"] == ["closed"]
     allowed = set(d["Service.DeviceAllow"])
     assert {"char-i2c rw", "char-spi rw", "char-gpiochip rw", "char-ttyACM rw"} <= allowed
+    # A board on a USB-UART adapter ([sensors] port = "/dev/ttyUSB0"; the link opens it at
+    # 115200 for this): refused by the device policy, the table never heard it (image-test).
+    assert "char-ttyUSB rw" in allowed
     assert "char-*gpiomem rw" in allowed  # bcm2835-gpiomem (Pi 4) and rpi-gpiomem (Pi 5)
     assert "Service.PrivateDevices" not in d and "Service.PrivateUsers" not in d
     assert d["Service.User"] == ["scoreboard"]
@@ -261,7 +264,7 @@ def test_install_builds_the_whole_appliance_in_a_fresh_root(target):
     assert (target / "etc/systemd/system/scoreboard.service").read_text() == UNIT.read_text()
     assert (target / "etc/udev/rules.d/99-scoreboard.rules").read_text() == RULES.read_text()
     modules = (target / "etc/modules-load.d/scoreboard.conf").read_text().split()
-    assert "i2c-dev" in modules and "cdc_acm" in modules
+    assert "i2c-dev" in modules and "cdc_acm" in modules and "usbserial" in modules
     group = (target / "etc/group").read_text()
     for name in ("gpio", "i2c", "spi", "dialout"):
         assert re.search(rf"^{name}:[^:]*:[^:]*:(.*,)?scoreboard$", group, re.M), name
