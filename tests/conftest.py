@@ -40,10 +40,17 @@ settings.load_profile("scoreboard")
 # kill at each chosen step) go first: their waits then overlap the tests that keep the CPU
 # busy, where last in the alphabet they ended the run alone. Any order is correct.
 WAIT_MOSTLY = ("test_storage_faults.py", "test_kill.py")
+# Then the longest tests that keep the CPU busy (random play's parts): started early they
+# share the run with the short ones, where near the end one of them ended the run alone.
+LONG = ("test_random_play.py",)
 
 
 def pytest_collection_modifyitems(items):
-    items.sort(key=lambda item: item.path.name not in WAIT_MOSTLY)  # stable: the rest as it was
+    def rank(item):
+        name = item.path.name
+        return 0 if name in WAIT_MOSTLY else 1 if name in LONG else 2
+
+    items.sort(key=rank)  # stable: the rest as it was
 
 
 def pytest_configure(config):
