@@ -40,8 +40,8 @@ settings.load_profile("scoreboard")
 # kill at each chosen step) go first: their waits then overlap the tests that keep the CPU
 # busy, where last in the alphabet they ended the run alone. Any order is correct.
 WAIT_MOSTLY = ("test_storage_faults.py", "test_kill.py")
-# Then the longest tests that keep the CPU busy (random play's parts): started early they
-# share the run with the short ones, where near the end one of them ended the run alone.
+# Then the longest tests that keep the CPU busy (random play's parts), so that none of them
+# is left to run alone at the end (longest first; its effect on the time not yet measured).
 LONG = ("test_random_play.py",)
 
 

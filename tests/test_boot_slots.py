@@ -17,14 +17,17 @@ class Card:
         self.state = tmp_path / "boot-slots"
         self.run_dir = tmp_path
 
+    @property
+    def env(self) -> dict:
+        return {"BOOT_SLOTS_STATE": str(self.state), "PATH": "/usr/bin:/bin"}
+
     def call(self, *args, booted=None) -> subprocess.CompletedProcess:
-        env = {"BOOT_SLOTS_STATE": str(self.state), "PATH": "/usr/bin:/bin"}
         script = SCRIPT.read_text()
         if booted:  # /run/boot-slot.env, as the initramfs writes it
             (self.run_dir / "boot-slot.env").write_text(f"BOOT_SLOT={booted}\n")
             script = script.replace("/run/boot-slot.env", str(self.run_dir / "boot-slot.env"))
         return subprocess.run(
-            ["sh", "-c", script, "boot-slots", *args], env=env, capture_output=True, text=True
+            ["sh", "-c", script, "boot-slots", *args], env=self.env, capture_output=True, text=True
         )
 
     def out(self, *args, **kw) -> str:
@@ -38,9 +41,8 @@ class Card:
         lines = ["set -e"]
         for call in calls:
             lines += [f"sh {shlex.quote(str(SCRIPT))} {shlex.join(call)}", "echo ."]
-        env = {"BOOT_SLOTS_STATE": str(self.state), "PATH": "/usr/bin:/bin"}
         done = subprocess.run(
-            ["sh", "-c", "\n".join(lines)], env=env, capture_output=True, text=True
+            ["sh", "-c", "\n".join(lines)], env=self.env, capture_output=True, text=True
         )
         assert done.returncode == 0, done.stderr
         outs = done.stdout.split(".\n")
