@@ -4,7 +4,9 @@ import os
 import tempfile
 
 import broker as mosquitto
+import browser
 import pytest
+import pytest_asyncio
 from app_screens import JournalCheckingScreen
 from hypothesis import HealthCheck, settings
 
@@ -119,10 +121,9 @@ def database_url(request, tmp_path):
     return request.getfixturevalue("postgres").url(f"test_{tmp_path.name}".lower()[:60])
 
 
-@pytest.fixture
-def chromium():
-    """Debian's chromium, for Playwright's `executable_path` (nothing is downloaded)."""
-    path = "/usr/bin/chromium"
-    if not os.access(path, os.X_OK):
-        pytest.skip("Debian's chromium is not installed (apt install chromium)")
-    return path
+@pytest_asyncio.fixture(scope="session", loop_scope="session", autouse=True)
+async def _one_chromium_a_process():
+    """The async tests' loop (one a process: pyproject's loop scopes), whose browser tests
+    share one chromium (tests/browser.py)."""
+    async with browser.shared_on_this_loop():
+        yield

@@ -13,12 +13,12 @@ import pytest
 import zxingcpp
 from aiohttp import web
 from bridge_helpers import table
+from browser import chromium
 from helpers import PATIENCE, press, settle
 
 from scoreboard.net import security
 from scoreboard.net.phones import Phones
 from scoreboard.net.server import TABLE, make_app
-from tests.browser import chromium
 
 pytestmark = pytest.mark.asyncio
 WAIT = PATIENCE * 1000  # Playwright's timeouts, in ms: only how long a broken test takes

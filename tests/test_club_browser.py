@@ -3,13 +3,13 @@ download): several tables published through a real Mosquitto, `scoreboard club`'
 hall TV's page drawing each card and following a change live; the overlay is transparent.
 `UPDATE_GALLERY=1` also saves the page to docs/gallery/web/club.png (the README shows it)."""
 
-import asyncio
 import os
 import re
 from pathlib import Path
 
 import pytest
 from aiohttp import web
+from browser import chromium
 from helpers import PATIENCE, until
 from mqtt_table import match_lines, state_message
 
@@ -19,7 +19,6 @@ from scoreboard.club.results import ResultBook
 from scoreboard.club.server import Club
 from scoreboard.mqtt.publisher import Publisher
 
-playwright = pytest.importorskip("playwright.async_api")
 GALLERY = Path(__file__).parent.parent / "docs" / "gallery" / "web"
 STARTED = "2026-12-03T10:00:00Z"
 
@@ -69,7 +68,8 @@ async def serve_club(club: Club, broker):
     return client, runner, site._server.sockets[0].getsockname()[1]
 
 
-def test_the_hall_page_draws_every_table_and_follows_a_change(broker, tmp_path, chromium):
+@pytest.mark.asyncio
+async def test_the_hall_page_draws_every_table_and_follows_a_change(broker, tmp_path):
     async def body():
         club = Club(book=ResultBook(tmp_path / "club"))
         client, runner, port = await serve_club(club, broker)
@@ -83,9 +83,7 @@ def test_the_hall_page_draws_every_table_and_follows_a_change(broker, tmp_path, 
         # Table 6's network side goes: the broker tells the club (a clean stop here).
         publishers[-1].stop()
         await until(lambda: club.hall.tables["t6"].online is False, what="t6 offline")
-        async with playwright.async_playwright() as p:
-            # Bounds on a hang, not on speed (Playwright's default is 30 s).
-            browser = await p.chromium.launch(executable_path=chromium, timeout=PATIENCE * 1000)
+        async with chromium() as browser:
             # The page's CSP forbids evaluating strings, which Playwright's polling does: this
             # test is about drawing (the XSS test below keeps the CSP).
             page = await browser.new_page(  # a hall TV; a locale with a 12-hour clock
@@ -133,7 +131,7 @@ def test_the_hall_page_draws_every_table_and_follows_a_change(broker, tmp_path, 
         client.stop()
         await runner.cleanup()
 
-    asyncio.run(body())
+    await body()
 
 
 POISON = (
@@ -141,7 +139,8 @@ POISON = (
 )
 
 
-def test_a_poisoned_retained_state_runs_no_script_and_sends_no_write(broker, tmp_path, chromium):
+@pytest.mark.asyncio
+async def test_a_poisoned_retained_state_runs_no_script_and_sends_no_write(broker, tmp_path):
     """Issue 21: a table's own credentials published a retained `state` whose names were HTML;
     club.js put them in unescaped and, in a staff browser, it posted an assign to another table.
     Now every value is text, the page's CSP allows its own scripts only, and a state of the
@@ -176,8 +175,7 @@ def test_a_poisoned_retained_state_runs_no_script_and_sends_no_write(broker, tmp
         await until(lambda: len(club.hall.tables) == 2, what="both tables")
         await until(lambda: club.hall.tables["t1"].state is not None, what="t1's state")
         assert club.hall.tables["t2"].state["score"] == good["score"]  # the bad one not taken
-        async with playwright.async_playwright() as p:
-            browser = await p.chromium.launch(executable_path=chromium, timeout=PATIENCE * 1000)
+        async with chromium() as browser:
             page = await browser.new_page()  # the page's own CSP in force
             page.set_default_timeout(PATIENCE * 1000)
             await page.goto(f"http://127.0.0.1:{port}/")
@@ -197,4 +195,4 @@ def test_a_poisoned_retained_state_runs_no_script_and_sends_no_write(broker, tmp
         client.stop()
         await runner.cleanup()
 
-    asyncio.run(body())
+    await body()

@@ -3,12 +3,12 @@
 add players and start a tournament from it with the staff password; anyone lists the
 tournaments."""
 
-import asyncio
 import contextlib
 
+import pytest
 from aiohttp import web
+from browser import chromium
 from helpers import PATIENCE
-from test_club_browser import playwright
 from test_club_players import run
 from test_club_updates import Broker
 
@@ -20,7 +20,7 @@ from scoreboard.desk.bracket import DOUBLE, SINGLE
 
 
 @contextlib.asynccontextmanager
-async def staff_browser(club: Club, chromium: str):
+async def staff_browser(club: Club):
     """The club's server on a loopback port and a chromium page that gives the staff password
     when asked: (page, the club's address)."""
     runner = web.AppRunner(club.app())
@@ -29,8 +29,7 @@ async def staff_browser(club: Club, chromium: str):
     await site.start()
     url = f"http://127.0.0.1:{site._server.sockets[0].getsockname()[1]}"
     try:
-        async with playwright.async_playwright() as p:
-            browser = await p.chromium.launch(executable_path=chromium, timeout=PATIENCE * 1000)
+        async with chromium() as browser:
             context = await browser.new_context(
                 http_credentials={"username": "staff", "password": "cue"}
             )
@@ -60,13 +59,14 @@ def test_anyone_lists_the_tournaments_newest_first_with_their_champions(tmp_path
     run(body, tmp_path, engine)
 
 
-def test_staff_add_players_and_start_a_tournament_from_the_desk(tmp_path, chromium):
+@pytest.mark.asyncio
+async def test_staff_add_players_and_start_a_tournament_from_the_desk(tmp_path):
     engine = open_database(f"sqlite:///{tmp_path}/club.db")
     players.add(engine, "Олена")
 
     async def body():
         club = Club(book=ResultBook(tmp_path / "book"), staff_password="cue", database=engine)
-        async with staff_browser(club, chromium) as (page, url):
+        async with staff_browser(club) as (page, url):
             await page.goto(f"{url}/desk")
             for name in ("Тарас", "Ія", "Петро"):
                 await page.fill("#add [name=name]", name)
@@ -86,7 +86,7 @@ def test_staff_add_players_and_start_a_tournament_from_the_desk(tmp_path, chromi
             listed = await page.inner_text("#tournaments")
         return listed
 
-    listed = asyncio.run(body())
+    listed = await body()
     (made,) = tournaments.listed(engine)
     t = tournaments.load(engine, made["id"])
     assert (t.name, t.format, t.draw_seed) == ("Friday Cup", "groups", 2026)
@@ -96,9 +96,8 @@ def test_staff_add_players_and_start_a_tournament_from_the_desk(tmp_path, chromi
     assert "4 players, in play" in listed
 
 
-def test_staff_give_a_walkover_and_correct_a_result_on_the_tournaments_desk_page(
-    tmp_path, chromium
-):
+@pytest.mark.asyncio
+async def test_staff_give_a_walkover_and_correct_a_result_on_the_tournaments_desk_page(tmp_path):
     """A player missing: the staff give the game to the other from the tournament's page at
     the desk, then correct it; each change kept with who made it."""
     engine = open_database(f"sqlite:///{tmp_path}/club.db")
@@ -109,7 +108,7 @@ def test_staff_give_a_walkover_and_correct_a_result_on_the_tournaments_desk_page
     async def body():
         club = Club(book=ResultBook(tmp_path / "book"), staff_password="cue", database=engine)
         club.desk.start()
-        async with staff_browser(club, chromium) as (page, url):
+        async with staff_browser(club) as (page, url):
             await page.goto(f"{url}/desk/tournament/{tid}")
             await page.fill("#by", "Ann")
             await page.dispatch_event("#by", "change")
@@ -123,7 +122,7 @@ def test_staff_give_a_walkover_and_correct_a_result_on_the_tournaments_desk_page
             await page.click(f"{row} button:has-text('save')")
             await page.wait_for_selector(f"{row} .where:has-text('{a} won 2:1')")
 
-    asyncio.run(body())
+    await body()
     history = tournaments.history(engine, tid)
     assert [(h["winner"], h["walkover"], h["by"]) for h in history] == [
         (b, True, "staff Ann"),
@@ -132,7 +131,8 @@ def test_staff_give_a_walkover_and_correct_a_result_on_the_tournaments_desk_page
     assert tournaments.load(engine, tid).bracket.results["W1-1"].frames == (2, 1)
 
 
-def test_staff_send_an_update_from_the_desk_and_see_each_tables_version(tmp_path, chromium):
+@pytest.mark.asyncio
+async def test_staff_send_an_update_from_the_desk_and_see_each_tables_version(tmp_path):
     # Issue 23: the update reaches the tables from the club's desk (tests/test_club_updates.py
     # follows it to a table); the desk lists the version each table says it runs.
     bundle = tmp_path / "scoreboard-0.2.0-arm64.raucb"
@@ -147,7 +147,7 @@ def test_staff_send_an_update_from_the_desk_and_see_each_tables_version(tmp_path
         club.client, club.linked = broker, True
         club.take("fp/v1/t1/info", b'{"name": "Table 1", "version": "0.1.0"}')
         club.take("fp/v1/t1/availability", b"online")
-        async with staff_browser(club, chromium) as (page, url):
+        async with staff_browser(club) as (page, url):
             await page.goto(f"{url}/desk")
             await page.wait_for_selector("#versions td:has-text('0.1.0')")
             await page.set_input_files("#update [name=file]", str(bundle))
@@ -158,7 +158,7 @@ def test_staff_send_an_update_from_the_desk_and_see_each_tables_version(tmp_path
             await page.wait_for_selector("#versions td:has-text('to 0.2.0 between matches')")
 
     broker = Broker()
-    asyncio.run(body())
+    await body()
     (offer,) = broker.offers
     assert offer["version"] == "0.2.0" and offer["size"] == bundle.stat().st_size
     assert (tmp_path / "updates" / f"{offer['sha256']}.raucb").read_bytes() == bundle.read_bytes()

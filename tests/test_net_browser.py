@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 from bridge_helpers import table, web_config
+from browser import chromium
 from helpers import PATIENCE, press
 
 from scoreboard.net.server import HUB, TABLE, make_app
-from tests.browser import chromium
 
 pytestmark = pytest.mark.asyncio
 GALLERY = Path(__file__).parent.parent / "docs" / "gallery" / "web"

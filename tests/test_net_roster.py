@@ -6,6 +6,7 @@ form offers them, in a real browser with a real table."""
 import asyncio
 
 import pytest
+from browser import chromium
 from helpers import PATIENCE
 from test_browser_pairing import WAIT, a, paired_page, served  # noqa: F401 (a: a fixture)
 
@@ -14,7 +15,6 @@ from scoreboard.bridge.client import TableClient
 from scoreboard.core.settings import MatchSettings
 from scoreboard.net.server import make_app
 from scoreboard.store.setup_store import FILE_NAME, Kept, SetupStore
-from tests.browser import chromium
 
 pytestmark = pytest.mark.asyncio
 

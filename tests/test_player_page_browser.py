@@ -4,13 +4,13 @@ camera reads it (zxing-cpp from the screen), leads to the players' pages at the 
 browser used; a player's page fits a phone and says where they play next.
 `UPDATE_GALLERY=1` saves the player's page to docs/gallery/web/player.png."""
 
-import asyncio
 import io
 import os
 
 import pytest
 import zxingcpp
 from aiohttp import web
+from browser import chromium
 from helpers import PATIENCE
 from PIL import Image
 from test_club_player_pages import Tables
@@ -23,12 +23,12 @@ from scoreboard.clubdb import players, tournaments
 from scoreboard.clubdb.database import open_database
 from scoreboard.desk.bracket import SINGLE
 
-playwright = pytest.importorskip("playwright.async_api")
 GALLERY = os.path.join(os.path.dirname(__file__), "..", "docs", "gallery", "web")
 PHONE = {"width": 360, "height": 740}
 
 
-def test_the_halls_qr_code_leads_a_phone_to_a_players_page(tmp_path, chromium):
+@pytest.mark.asyncio
+async def test_the_halls_qr_code_leads_a_phone_to_a_players_page(tmp_path):
     engine = open_database(f"sqlite:///{tmp_path}/club.db")
     names = ["Олена", "Тарас", "Ія", "Петро"]
     ids = [players.add(engine, n, full_name=f"{n} Коваль") for n in names]
@@ -50,8 +50,7 @@ def test_the_halls_qr_code_leads_a_phone_to_a_players_page(tmp_path, chromium):
         await site.start()
         port = site._server.sockets[0].getsockname()[1]
         try:
-            async with playwright.async_playwright() as p:
-                browser = await p.chromium.launch(executable_path=chromium, timeout=PATIENCE * 1000)
+            async with chromium() as browser:
                 hall = await browser.new_page(viewport={"width": 1920, "height": 1080})
                 hall.set_default_timeout(PATIENCE * 1000)
                 await hall.goto(f"http://127.0.0.1:{port}/")
@@ -75,4 +74,4 @@ def test_the_halls_qr_code_leads_a_phone_to_a_players_page(tmp_path, chromium):
         finally:
             await served.cleanup()
 
-    asyncio.run(body())
+    await body()

@@ -4,14 +4,15 @@ by the staff. Its first games go to the four tables; results arrive as the table
 (each carrying its assign's id); the page moves the bracket on without a reload.
 `UPDATE_GALLERY=1` saves it to docs/gallery/web/tournament.png (the README shows it)."""
 
-import asyncio
 import json
 import os
 
 import paho.mqtt.client as paho
+import pytest
+from browser import chromium
 from helpers import PATIENCE, until
 from mqtt_table import match_lines, state_message
-from test_club_browser import GALLERY, playwright, serve_club, table_publisher
+from test_club_browser import GALLERY, serve_club, table_publisher
 
 from scoreboard.club.results import ResultBook
 from scoreboard.club.server import Club
@@ -32,7 +33,8 @@ def table_result(table: str, assign: str, a: str, b: str, started: str) -> dict:
     return payload(table, {"number": None, **summarise(replay(lines), lines), "archived": False})
 
 
-def test_the_bracket_moves_on_as_the_tables_results_arrive(broker, tmp_path, chromium):
+@pytest.mark.asyncio
+async def test_the_bracket_moves_on_as_the_tables_results_arrive(broker, tmp_path):
     async def body():
         engine = open_database(f"sqlite:///{tmp_path}/club.db")
         ids = [players.add(engine, n) for n in NAMES]
@@ -69,8 +71,7 @@ def test_the_bracket_moves_on_as_the_tables_results_arrive(broker, tmp_path, chr
         table_mqtt = paho.Client(paho.CallbackAPIVersion.VERSION2)
         table_mqtt.connect("127.0.0.1", broker.port)
         table_mqtt.loop_start()
-        async with playwright.async_playwright() as p:
-            browser = await p.chromium.launch(executable_path=chromium, timeout=PATIENCE * 1000)
+        async with chromium() as browser:
             page = await browser.new_page(viewport={"width": 1920, "height": 1080}, bypass_csp=True)
             page.set_default_timeout(PATIENCE * 1000)
             await page.goto(f"http://127.0.0.1:{port}/tournament/{tid}")
@@ -113,10 +114,11 @@ def test_the_bracket_moves_on_as_the_tables_results_arrive(broker, tmp_path, chr
         client.stop()
         await runner.cleanup()
 
-    asyncio.run(body())
+    await body()
 
 
-def test_the_groups_tables_on_the_hall_page(tmp_path, chromium):
+@pytest.mark.asyncio
+async def test_the_groups_tables_on_the_hall_page(tmp_path):
     """Groups then a knockout: the page shows each group's table as it stands and the groups'
     games by round, before the knockout is known."""
     from aiohttp.test_utils import TestServer
@@ -136,8 +138,7 @@ def test_the_groups_tables_on_the_hall_page(tmp_path, chromium):
         server = TestServer(club.app(), host="127.0.0.1")
         await server.start_server()
         try:
-            async with playwright.async_playwright() as p:
-                browser = await p.chromium.launch(executable_path=chromium, timeout=PATIENCE * 1000)
+            async with chromium() as browser:
                 page = await browser.new_page(viewport={"width": 1920, "height": 1080})
                 page.set_default_timeout(PATIENCE * 1000)
                 await page.goto(f"http://127.0.0.1:{server.port}/tournament/{tid}")
@@ -153,7 +154,7 @@ def test_the_groups_tables_on_the_hall_page(tmp_path, chromium):
             await server.close()
         return rows, text, winner
 
-    rows, text, winner = asyncio.run(body())
+    rows, text, winner = await body()
     assert len(rows) == 2 * 5  # a header and four players a group
     assert rows[1][:3] == [winner, "1", "1"]  # the only winner so far leads their group
     assert "Group 1" in text and "Group 2" in text and "Groups" in text and "Winners" in text

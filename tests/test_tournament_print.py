@@ -3,13 +3,12 @@ Playwright, prints /tournament/<id>/print to PDF (A4): one page for 64 players i
 elimination and for 8. `UPDATE_GALLERY=1` saves the 64 players' page as
 docs/gallery/web/tournament-print.png."""
 
-import asyncio
 import os
 import re
 
 import pytest
 from aiohttp import web
-from helpers import PATIENCE
+from browser import chromium
 from test_club_browser import GALLERY
 
 from scoreboard.club.results import ResultBook
@@ -18,8 +17,6 @@ from scoreboard.clubdb import players, tournaments
 from scoreboard.clubdb.database import open_database
 from scoreboard.desk.bracket import DOUBLE, SINGLE
 
-playwright = pytest.importorskip("playwright.async_api")
-
 
 def pages(pdf: bytes) -> int:
     """The pages of a PDF as chromium writes it: its page objects."""
@@ -27,7 +24,8 @@ def pages(pdf: bytes) -> int:
 
 
 @pytest.mark.parametrize(("count", "kind"), [(64, DOUBLE), (8, SINGLE)])
-def test_a_bracket_prints_on_one_a4_page(tmp_path, chromium, count, kind):
+@pytest.mark.asyncio
+async def test_a_bracket_prints_on_one_a4_page(tmp_path, count, kind):
     engine = open_database(f"sqlite:///{tmp_path}/club.db")
     ids = [players.add(engine, f"Гравець{n}"[:12]) for n in range(1, count + 1)]
     tid = tournaments.create(engine, "Friday Cup", kind, ids, draw_seed=1)
@@ -40,8 +38,7 @@ def test_a_bracket_prints_on_one_a4_page(tmp_path, chromium, count, kind):
         await site.start()
         port = site._server.sockets[0].getsockname()[1]
         try:
-            async with playwright.async_playwright() as p:
-                browser = await p.chromium.launch(executable_path=chromium, timeout=PATIENCE * 1000)
+            async with chromium() as browser:
                 page = await browser.new_page()
                 await page.goto(f"http://127.0.0.1:{port}/tournament/{tid}/print")
                 await page.wait_for_selector("body[data-fitted]", state="attached")
@@ -56,6 +53,6 @@ def test_a_bracket_prints_on_one_a4_page(tmp_path, chromium, count, kind):
             await runner.cleanup()
         return games, pdf
 
-    games, pdf = asyncio.run(body())
+    games, pdf = await body()
     assert games == len(tournaments.load(engine, tid).bracket.games)
     assert pages(pdf) == 1
