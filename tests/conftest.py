@@ -1,6 +1,7 @@
 """Settings and fixtures every test shares."""
 
 import os
+import shutil
 import tempfile
 
 import broker as mosquitto
@@ -31,6 +32,8 @@ if "TMPDIR" not in os.environ and os.access(RAM, os.W_OK):
         os.environ["SCOREBOARD_TESTS_IN_RAM"] = "1"
         tempfile.tempdir = None  # gettempdir() looks again
 
+PG_RECORD = "SCOREBOARD_TESTS_POSTGRES"
+
 # No test may depend on the machine's speed (CI is a busy machine): hypothesis's per-example
 # deadline would turn a slow moment into a failure, so it is off for every property test, and
 # so is its health check that generating the data is too slow.
@@ -56,9 +59,25 @@ def pytest_collection_modifyitems(items):
 
 
 def pytest_configure(config):
+    if hasattr(config, "workerinput"):
+        return
     # The user's --basetemp, told to the xdist workers (which get a --basetemp of xdist's).
-    if config.option.basetemp and not hasattr(config, "workerinput"):
+    if config.option.basetemp:
         os.environ["SCOREBOARD_TESTS_BASETEMP_GIVEN"] = "1"
+    # Where the run's one PostgreSQL is written down (tests/postgres.py), for the workers.
+    os.environ[PG_RECORD] = os.path.join(tempfile.mkdtemp(prefix="scoreboard-run-"), "postgres")
+
+
+def pytest_unconfigure(config):
+    if hasattr(config, "workerinput") or PG_RECORD not in os.environ:
+        return
+    import postgres as pg
+
+    record = os.environ.pop(PG_RECORD)
+    try:
+        pg.stop_shared(record)
+    finally:
+        shutil.rmtree(os.path.dirname(record), ignore_errors=True)
 
 
 @pytest.fixture
@@ -103,14 +122,12 @@ def broker(tmp_path):
 
 @pytest.fixture(scope="session")
 def postgres():
-    """A real PostgreSQL for the session (tests/postgres.py), stopped after it."""
+    """A real PostgreSQL, one for the whole run (tests/postgres.py), stopped at its end."""
     import postgres as pg
 
     if pg.binaries() is None:
         pytest.skip("PostgreSQL is not installed (apt install postgresql; .ci/run does it)")
-    server = pg.Postgres().start()
-    yield server
-    server.stop()
+    return pg.shared(os.environ[PG_RECORD])
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

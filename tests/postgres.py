@@ -1,10 +1,15 @@
 """A real PostgreSQL for the tests: Debian's server (apt's `postgresql`; `.ci/run` and the
 Makefile install it), a cluster made by `initdb` in a temporary folder and started by `pg_ctl`
-on a free loopback port, stopped after the session. As root, the server runs as the
-`postgres` user the package made (PostgreSQL refuses to run as root). Where the server is
-missing and cannot be installed, the tests that need it skip and say why."""
+on a free loopback port. One serves the whole run: the first test process (xdist worker)
+that needs it starts it and writes down where it is, the others use that one (each test makes a
+database of its own), and the run's end stops it (a server a worker: 1.3 s of CPU each to make
+and start). As root, the server runs as the `postgres` user the package made (PostgreSQL
+refuses to run as root). Where the server is missing and cannot be installed, the tests that
+need it skip and say why."""
 
+import fcntl
 import glob
+import json
 import os
 import pwd
 import shutil
@@ -20,19 +25,42 @@ def binaries() -> str | None:
     return os.path.dirname(found[-1]) if found else None
 
 
+def shared(record: str) -> "Postgres":
+    """The run's server, started by the first to ask; `record` says where it is."""
+    with open(record + ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # the others wait while the first starts it
+        if os.path.exists(record):
+            with open(record) as f:
+                return Postgres(**json.load(f))
+        server = Postgres().start()
+        with open(record, "w") as f:
+            json.dump({"folder": server.folder, "port": server.port}, f)
+        return server
+
+
+def stop_shared(record: str) -> None:
+    """The run's server stopped, if one was started."""
+    if os.path.exists(record):
+        with open(record) as f:
+            Postgres(**json.load(f)).stop()
+        os.remove(record)
+
+
 class Postgres:
-    def __init__(self) -> None:
+    def __init__(self, folder: str | None = None, port: int | None = None) -> None:
+        """A new cluster's folder and port, or those of one already made (`shared`)."""
         self.bin = binaries()
         # Not under TMPDIR: `make mutate` points it into the clone, which may be a private
         # (0700) folder the `postgres` user cannot enter.
         base = "/dev/shm" if os.access("/dev/shm", os.W_OK | os.X_OK) else "/tmp"
-        self.folder = tempfile.mkdtemp(prefix="scoreboard-pg-", dir=base)
+        self.folder = folder or tempfile.mkdtemp(prefix="scoreboard-pg-", dir=base)
         self.data = os.path.join(self.folder, "data")
-        self.port = free_port()
+        self.port = port or free_port()
         self.as_user: list[str] = []
         if os.geteuid() == 0:  # initdb and postgres refuse root: the package's own user
             user = pwd.getpwnam("postgres")
-            os.chown(self.folder, user.pw_uid, user.pw_gid)
+            if folder is None:
+                os.chown(self.folder, user.pw_uid, user.pw_gid)
             self.as_user = ["runuser", "-u", "postgres", "--"]
 
     def run(self, *args: str) -> None:
