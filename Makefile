@@ -23,7 +23,8 @@ sim: $(STAMP)
 
 # The suite in TEST_WORKERS processes (pytest-xdist): the tests that wait on a real process
 # (storage faults, the simulator, kill -9, chromium) overlap their waits, so four on two cores
-# (53-56 s here, quiet; three took 58-69 s); worksteal evens out the long ones.
+# (pytest 74-76 s wall here, quiet; on a slower two-core machine three took 140 s where four
+# took 123 s, and six 122 s where four took 118 s); worksteal evens out the long ones.
 # Every test keeps to its own tmp_path, so any order and any split is safe.
 TEST_WORKERS ?= 4
 test: $(STAMP) tmux chromium mosquitto postgresql
