@@ -153,6 +153,7 @@ class TimingsConfig:
     shot_pause: float = _opt(5.0, limits=(0.5, 60.0))
     foul_kind_window: float = _opt(4.0, limits=(0.5, 60.0))
     penalty_ball_window: float = _opt(8.0, limits=(0.0, 60.0))  # FP-7, docs/decisions.md
+    confirm_result: float = _opt(180.0, limits=(10.0, 3600.0))  # issue 34: then not confirmed
     button_debounce: float = _opt(0.02, limits=(0.0, 0.25))
     beam_min: float = _opt(0.005, limits=(0.0005, 0.5))
     beam_stuck: float = _opt(2.0, limits=(0.1, 60.0))

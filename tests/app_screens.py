@@ -2,6 +2,7 @@
 
 import json
 
+from scoreboard.core.confirmation import confirmation_of
 from scoreboard.core.matchlog import replay
 from scoreboard.store.journal import read_journal
 from scoreboard.table.presenter import SCREEN_ONLY
@@ -17,10 +18,15 @@ class JournalCheckingScreen:
 
     def show(self, snapshot, *, faults=(), hint=None):
         if not any(f["kind"] == "not-saved" for f in faults):  # else it says it is not
-            durable = replay(read_journal(self.state_dir).lines).snapshot()
+            lines = read_journal(self.state_dir).lines
+            durable = replay(lines).snapshot()
+            if "confirmation" in snapshot:  # the players' presses after a match (issue 34)
+                assert snapshot["confirmation"] == confirmation_of(lines).view(), (
+                    "a confirmation shown before it was durable"
+                )
             setup = snapshot.get("setup")  # the open setup screen: durable in setup.json
             # the setup and the page between frames are the display's own, not the match's
-            match = {k: v for k, v in snapshot.items() if k not in SCREEN_ONLY}
+            match = {k: v for k, v in snapshot.items() if k not in (*SCREEN_ONLY, "confirmation")}
             assert durable == match, "shown before it was durable"
             if setup is not None:
                 kept = json.loads((self.state_dir / "setup.json").read_text(encoding="utf-8"))

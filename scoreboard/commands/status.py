@@ -7,7 +7,9 @@ from pathlib import Path
 
 from scoreboard import config as configuration
 from scoreboard.commands import UsageError
+from scoreboard.core.confirmation import confirmation_of
 from scoreboard.core.matchlog import LogError, replay
+from scoreboard.core.phase import Phase
 from scoreboard.core.summary import describe
 from scoreboard.store.journal import JOURNAL_NAME, Replay, read_journal
 from scoreboard.store.storage import classify, diagnose
@@ -109,6 +111,8 @@ def run(args) -> int:
         snapshot = replay(journal.lines).snapshot()
     except LogError as exc:
         raise UsageError(f"the journal in {where} does not replay: {exc}") from None
+    if snapshot["phase"] == Phase.MATCH_OVER:  # who confirmed its result (issue 34)
+        snapshot["confirmation"] = confirmation_of(journal.lines).view()
     if args.json:
         print(json.dumps(snapshot, ensure_ascii=False))
     else:

@@ -3,6 +3,7 @@ finished (or abandoned) match for the archive and `scoreboard history`."""
 
 from datetime import UTC, datetime
 
+from scoreboard.core.confirmation import confirmation_of
 from scoreboard.core.frame_clock import clock_text
 from scoreboard.core.match import Match
 from scoreboard.core.phase import Phase
@@ -30,6 +31,9 @@ def summarise(match: Match, lines: list[str], *, ended: datetime | None = None) 
         "started": started,  # set up (the match's id over MQTT: mqtt/results.py)
         "first_shot": _first_shot(match),
         "assign": assign_of(lines),  # the club's assign it was played for (issue 22), or None
+        # how its players closed the result at the table (issue 34): "confirmed", "timed-out",
+        # or None (not closed: still being confirmed, or left for a new match unconfirmed)
+        "confirmation": confirmation_of(lines).closed if s["phase"] == Phase.MATCH_OVER else None,
         "ended": (ended or datetime.now(UTC)).strftime("%Y-%m-%dT%H:%M:%SZ"),
     }
 

@@ -94,7 +94,9 @@ class Results:
                 rows.append(last.meta)
         rows = [(row, True) for row in rows]
         finished = just_finished(str(self.state_dir))
-        if finished is not None:  # the table's match now: sent, however long ago it ended
+        if finished is not None and finished.get("confirmation") is not None:
+            # the table's match now, once its players closed the result (issue 34): sent,
+            # however long ago it ended
             rows.append((finished, False))
         out = {}
         for row, old in rows:

@@ -19,10 +19,12 @@ from scoreboard.table.controls import Controls
 from scoreboard.table.faults import Faults
 from scoreboard.table.filters import standard_filters
 from scoreboard.table.loop import EventLoop
+from scoreboard.table.outcome import Outcome
 from scoreboard.table.panel import Panel
 from scoreboard.table.phone_control import PhoneControl
 from scoreboard.table.presenter import HINT_SECONDS, Presenter
 from scoreboard.table.recorder import Recorder
+from scoreboard.table.result_confirm import ResultConfirm
 from scoreboard.table.scene import scene
 from scoreboard.table.screen_saver import ScreenSaver
 from scoreboard.table.service import Service
@@ -125,9 +127,18 @@ class App(Steps):
             call_later=self.loop.call_later,
             commit=self.commit,
             new_match=self.new_match,
+            clock=self.loop.clock,
             log=self.log,
         )
         self.setup.follow_language()
+        # The end of a match is the players' to confirm (issue 34): each presses his own button.
+        self.confirm = ResultConfirm(
+            self.recorder,
+            call_later=self.loop.call_later,
+            seconds=config.timings.confirm_result,
+            closed=self._result_closed,
+            show=self.show,
+        )
         # What takes an input before the panel, in order; the first that takes it ends it.
         self.filters = standard_filters(self)
         self.extra_handlers: dict[type, object] = {}  # events the wiring handles itself
@@ -205,7 +216,9 @@ class App(Steps):
 
     def start(self) -> None:
         """Show the first frame and tell systemd we are ready (Type=notify)."""
-        self.setup.after_result()
+        self.confirm.follow()  # a match over and not yet confirmed: the time starts again
+        if self.confirm.final():
+            self.setup.after_result()
         self.show()
         self.service.ready()
 
@@ -248,14 +261,29 @@ class App(Steps):
                 desk.close()  # UNDO held asks for a new match, in the setup too
                 self._play(self.panel.handle(event))
             case ButtonPress() | ButtonHold() if desk.is_open:
-                self.setup.press(event)
+                if not self.setup.swallows(event):
+                    self.setup.press(event)
             case ButtonHold(button="foul") if self.match.phase == Phase.LAG:
                 desk.open()  # the long press from the lag screen: set up the match
-            case ButtonPress(button="A" | "B" | "foul") if self.match.phase == Phase.MATCH_OVER:
-                desk.open()  # the result has been shown: set up the next match
+            case ButtonPress(button="A" | "B") | ButtonHold(button="A" | "B") if (
+                self.confirm.open()
+            ):
+                self.set_hint(self.confirm.press(event.button))  # issue 34: his confirmation
+            case ButtonPress(button="A" | "B") if self.match.phase == Phase.MATCH_OVER:
+                desk.open()  # the result is closed: set up the next match
+            case Pot() | ButtonPress(button="undo" | "foul") if self.confirm.final():
+                # A closed result is final at the table (issue 34); a ball is still kept.
+                self._play(
+                    Outcome(hint="result-final"), pot=event if isinstance(event, Pot) else None
+                )
             case Pot() | ButtonPress() | ButtonHold():
                 self._play(self.panel.handle(event), pot=event if isinstance(event, Pot) else None)
         self.show()
+
+    def _result_closed(self) -> None:
+        """Both players confirmed the result, or their time ran out: the table is free for
+        the next match (a club's game that waited for it is taken now)."""
+        self.setup.result_closed()
 
     def remote_press(self, button: str) -> str | tuple | None:
         """A button pressed from outside (a phone's UNDO, the socket): it wakes the screens
@@ -299,7 +327,7 @@ class App(Steps):
 
     def _scene(self) -> tuple[dict, tuple]:
         return scene(
-            self.recorder, self.desk, self.pages, self.shot_clock, self.faults,
+            self.recorder, self.desk, self.pages, self.shot_clock, self.faults, self.confirm,
             call_later=self.loop.call_later, show=self.show,
         )  # fmt: skip
 

@@ -31,8 +31,22 @@ class FoulSteps:
         if event.button == Button.UNDO:
             return True
         return event.button == Button.FOUL and (
-            event.t - self._pending.intent.foul_at <= self.foul_kind_window
+            event.t - self._pending.at <= self.foul_kind_window
         )
+
+    def takes_foul(self, t: float) -> bool:
+        """Whether FOUL pressed at `t` is about the last stroke still open (GR-22.3): within the
+        shot's window after its last ball, or within the kind's window after its foul. So also
+        after the ball that ended a frame or the match: that stroke is taken back as a foul
+        exactly as during play, and the statistics pages or the setup never take the press."""
+        if self._pending is not None:
+            return t - self._pending.at <= self.foul_kind_window
+        current = self._still_open()
+        if current is None:
+            return False
+        if current.shot.fouls:
+            return t - current.foul_at <= self.foul_kind_window
+        return t - current.changed <= self.shot_pause
 
     def settle(self) -> Outcome:
         """The waiting FOUL step, to be taken now: its window closed or another input came."""
@@ -43,11 +57,14 @@ class FoulSteps:
         return Outcome(items=items_to(pending.base, pending.intent.shot))
 
     def _foul(self, t: float) -> Outcome:
-        phase = self.match.phase
-        if self._pending is not None:  # stepping on from a step not taken yet
-            base, current = self._pending.base, self._pending.intent
+        phase, pending = self.match.phase, self._pending
+        if pending is not None:  # stepping on from a step not taken yet
+            base, current = pending.base, pending.intent
         else:
             base = current = self._still_open()
+        # "no foul" waiting to end the frame (the winning stroke as it was): FOUL again within
+        # the kind's window starts the kinds again, as if the shot's balls had just fallen.
+        again = pending is not None and t - pending.at <= self.foul_kind_window
         if current and current.shot.fouls and t - current.foul_at <= self.foul_kind_window:
             # A correction of the same foul, never a second penalty.
             kinds = foul_kinds_to_step(current.on_break)
@@ -59,7 +76,7 @@ class FoulSteps:
                 return self._foul_step(base, after, "foul-cancelled")
             shot = replace(current.shot, fouls=(following,))
             return self._foul_step(base, replace(current, shot=shot, foul_at=t), "foul-kind")
-        if current and not current.shot.fouls and t - current.changed <= self.shot_pause:
+        if current and not current.shot.fouls and (again or t - current.changed <= self.shot_pause):
             # GR-22.3: every ball that fell on the fouled stroke is taken back, the one
             # that ended the frame too (the stroke had not ended when the rule was broken).
             first = foul_kinds_to_step(current.on_break)[0]
@@ -88,8 +105,8 @@ class FoulSteps:
             offender = state.foul.offender if state.foul else self.match.state.striker
             hint = said(say, kind=str(after.shot.fouls[0]), name=name_of(self.match, offender))
         if phase in OVER and after.shot is not None:
-            self._pending = Pending(base, after, hint)
-            return Outcome(hint=hint, settle_at=after.foul_at + self.foul_kind_window)
+            self._pending = Pending(base, after, hint, self._t)
+            return Outcome(hint=hint, settle_at=self._t + self.foul_kind_window)
         self._pending = None
         if not items:
             return Outcome(hint=hint)  # a step that was waiting goes: nothing was taken

@@ -48,6 +48,7 @@ class Pending:
     base: OpenShot | None  # the shot in the match it amends (None: it enters a new one)
     intent: OpenShot  # the shot as the step makes it
     hint: tuple
+    at: float  # the FOUL press that made it: its window runs from here
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,9 @@ from scoreboard.core.phase import Phase
 from scoreboard.core.settings import assign_of
 
 
-def scene(recorder, desk, pages, shot_clock, faults, *, call_later, show) -> tuple[dict, tuple]:
+def scene(
+    recorder, desk, pages, shot_clock, faults, confirm, *, call_later, show
+) -> tuple[dict, tuple]:
     """What the screens show now: the match, and over it the setup screen, the page
     between frames or the shot's time; the faults, the disk's first."""
     shown = (*faults.shown(), *recorder.ledger.faults())
@@ -14,6 +16,8 @@ def scene(recorder, desk, pages, shot_clock, faults, *, call_later, show) -> tup
     snapshot = recorder.match.snapshot()
     if snapshot["phase"] == Phase.LAG and (game := assign_of(recorder.storage.lines)):
         snapshot["game"] = game  # the club's game it waits for (issue 22): the screens only
+    if (confirmation := confirm.state()) is not None:  # match over: who confirmed (issue 34)
+        snapshot["confirmation"] = confirmation.view()
     if desk.is_open:  # the setup screen over the match (docs/ARCHITECTURE.md)
         snapshot["setup"] = desk.view()
     pages.follow(snapshot["phase"])

@@ -6,6 +6,7 @@ match is played in, and a changed config taken without a restart."""
 import dataclasses
 
 from scoreboard.config import Config
+from scoreboard.core.confirmation import confirmation_of
 from scoreboard.core.match import CANCEL
 from scoreboard.core.matchlog import parse_line
 from scoreboard.core.phase import Phase
@@ -33,6 +34,9 @@ from scoreboard.table.setup.desk import SetupDesk
 # (A, B or FOUL opens it sooner; UNDO still takes back the last step): at least this, and long
 # enough for each statistics page to have been shown once (stats_pages.py).
 RESULT_SECONDS = 30.0
+# A press this soon after the setup screen opened by itself does nothing: it was meant for the
+# screen the player was looking at.
+OPENED_GUARD = 2.0
 
 
 class SetupFlow:
@@ -49,6 +53,7 @@ class SetupFlow:
         call_later,
         commit,
         new_match,
+        clock=lambda: 0.0,
         log=print,
     ) -> None:
         self.config = config
@@ -58,7 +63,9 @@ class SetupFlow:
         self.call_later = call_later
         self.commit = commit
         self.new_match = new_match
+        self.clock = clock
         self.log = log
+        self.opened_by_itself: float | None = None  # when the setup opened by itself
 
     @property
     def match(self):
@@ -85,7 +92,7 @@ class SetupFlow:
         if self.desk.is_open:
             self.desk.show(settings)
             where = command.ON_SCREEN
-        elif self.not_begun() or self.match.phase == Phase.MATCH_OVER:
+        elif self.not_begun() or self.result_closed_now():
             where = self.take_settings(settings)
         else:
             self.desk.wait(settings)
@@ -94,9 +101,26 @@ class SetupFlow:
         self.log(f"setup from {event.source}: {where}")
         event.answer(True, where)
 
+    def result_closed_now(self) -> bool:
+        """The match is over and its players have closed its result (issue 34): confirmed,
+        or their time ran out. Only then is the table free for another match."""
+        lines = self.recorder.storage.lines
+        return self.match.phase == Phase.MATCH_OVER and confirmation_of(lines).closed is not None
+
+    def result_closed(self) -> None:
+        """The result is closed: a club's game that waited for the table is taken at once;
+        else the result stays, then the setup screen opens by itself."""
+        waiting = self.desk.kept.pending
+        if waiting is not None and waiting.assign:
+            self.log(f"the result is closed: the club's game {waiting.assign} starts")
+            self.take_settings(waiting)
+            return
+        self.after_result()
+
     def after_result(self) -> None:
-        """A finished match: its result is shown, then the setup screen opens by itself."""
-        if self.match.phase != Phase.MATCH_OVER or self.desk.is_open:
+        """A finished match whose result is closed: it is shown, then the setup screen opens
+        by itself."""
+        if not self.result_closed_now() or self.desk.is_open:
             return
         events = len(self.match.events)
 
@@ -104,9 +128,17 @@ class SetupFlow:
             same = self.match.phase == Phase.MATCH_OVER and len(self.match.events) == events
             if same and not self.desk.is_open:
                 self.desk.open()
+                self.opened_by_itself = self.clock()
                 self.presenter.show()
 
         self.call_later(self.result_seconds, result_shown)
+
+    def swallows(self, event) -> bool:
+        """A press within a moment of the setup screen opening by itself was meant for the
+        screen before it (a page, the result): it does nothing (issue 34: a press that turned
+        a page never starts a match)."""
+        opened, self.opened_by_itself = self.opened_by_itself, None
+        return opened is not None and event.t - opened < OPENED_GUARD
 
     @property
     def result_seconds(self) -> float:

@@ -1,12 +1,13 @@
 """The pages shown between frames and at the end of the match: the result, then statistics
 (frame scores and times, longest runs, fouls by kind). They turn by themselves every
-``[display] page_seconds``; between frames FOUL also turns them (it has nothing else to do
-there). After the match the presses belong to the next match's setup (table/setup/), so the
-pages turn by time only. Which page is shown is the display's business only: it goes to the
+``[display] page_seconds``; FOUL also turns them, between frames and after the match (it
+has nothing else to do there, but for a FOUL on the stroke that ended the frame, which the
+panel takes first: GR-22.3). A and B after the match confirm its result (issue 34), so FOUL
+never opens the next match's setup: the pages are shown first. Which page is shown is the display's business only: it goes to the
 screens as the snapshot's ``page`` and never into the journal.
 """
 
-from scoreboard.core.phase import OVER, Phase
+from scoreboard.core.phase import OVER
 from scoreboard.display.screens.between_frames import PAGES
 from scoreboard.inputs.events import Button, ButtonPress
 
@@ -34,10 +35,11 @@ class StatsPages:
             self._cancel()
 
     def takes(self, event, phase: str) -> bool:
-        """FOUL pressed between frames turns the page (the press does nothing else)."""
+        """FOUL pressed between frames or after the match turns the page (the press does
+        nothing else)."""
         if not (isinstance(event, ButtonPress) and event.button == Button.FOUL):
             return False
-        if phase != Phase.FRAME_OVER:  # after the match: the setup's press (table/setup/)
+        if phase not in OVER:
             return False
         self.follow(phase)
         self._turn()

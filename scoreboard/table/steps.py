@@ -2,7 +2,6 @@
 outcome comes to (a step made durable, a new match, the archived one back, a phone's code),
 a FOUL step that waits for its window, and a step the rules refuse, said as a hint."""
 
-from scoreboard.core.phase import Phase
 from scoreboard.inputs.events import Pot
 from scoreboard.rules.errors import RuleError
 from scoreboard.table.outcome import Outcome
@@ -54,7 +53,6 @@ class Steps:
     def commit(self, outcome: Outcome, *, mark: list[str] = ()) -> bool:
         """Apply, make durable (or keep until the disk takes it), then (the caller) show.
         A step the rules refuse is a hint, never a crash."""
-        phase = self.match.phase
         try:
             self.recorder.commit(list(outcome.items), mark)
         except RuleError as exc:
@@ -62,8 +60,7 @@ class Steps:
             self.set_hint(exc.hint)
             return False
         self.panel.applied(outcome)
-        if self.match.phase == Phase.MATCH_OVER and phase != Phase.MATCH_OVER:
-            self.setup.after_result()
+        self.confirm.follow()  # a match over: its players' time to confirm starts (issue 34)
         return True
 
     def new_match(self, settings=None) -> None:
@@ -73,6 +70,7 @@ class Steps:
         self.hint = None  # the question about a new match is answered
         self.panel = self._new_panel()
         self.faults.new_match()
+        self.confirm.follow()
         self.setup.follow_language()
 
     def _restore_match(self) -> None:
@@ -81,5 +79,6 @@ class Steps:
             self.set_hint("nothing-to-undo")
             return
         self.panel = self._new_panel()
+        self.confirm.follow()
         self.setup.follow_language()
         self.set_hint("match-restored")

@@ -127,6 +127,11 @@ HINTS = {
     "phone-paired": "Phone paired",
     "phone-undo": "Phone undo? OK: A/B",
     "phone-refused": "Phone: refused",
+    # The players confirm a match's result (issue 34, scoreboard/table/result_confirm.py).
+    "confirmed-by": "Confirmed: {name}",
+    "confirm-waits": "Waiting for {name}",
+    "result-confirmed": "Result confirmed",
+    "result-final": "Result is final",  # UNDO, FOUL or a ball once it is closed: nothing
 }
 
 

@@ -1,11 +1,10 @@
 """The statistics pages between frames and at match end (scoreboard/table/stats_pages.py): frame
 scores with the time each frame took, longest runs, pots and fouls, fouls by kind. Each
 player's figure is on his side, above his name and button. Between frames FOUL turns the
-page; at match end FOUL opens the setup screen and the pages turn by time only, so the
-title says "FOUL" only where FOUL turns them."""
+page, after the match too (issue 34: A and B confirm the result there, FOUL never opens the
+setup), so the title says "FOUL" on every page."""
 
 from scoreboard.core.frame_clock import clock_text
-from scoreboard.core.phase import Phase
 from scoreboard.display.canvas import ROWS
 from scoreboard.display.screens.parts import buttons, frames_text
 from scoreboard.texts.messages import KINDS
@@ -26,7 +25,7 @@ def draw(c, snap, t, page: str) -> int:
         "stats": t.gettext("Statistics"),
         "fouls": t.gettext("Fouls by kind") if c.wide else t.gettext("Fouls"),
     }
-    label = "{i}/{n}" if snap["phase"] == Phase.MATCH_OVER else t.gettext("FOUL {i}/{n}")
+    label = t.gettext("FOUL {i}/{n}")  # FOUL turns them, between frames and after the match
     number = label.format(i=PAGES.index(page) + 1, n=len(PAGES))
     c.bar(ROWS[0], "{s}", right=number, s=titles[page])
     {"frames": _frames, "stats": _figures, "fouls": _fouls}[page](c, snap, t)
