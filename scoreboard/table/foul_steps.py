@@ -59,7 +59,7 @@ class FoulSteps:
                 return self._foul_step(base, after, "foul-cancelled")
             shot = replace(current.shot, fouls=(following,))
             return self._foul_step(base, replace(current, shot=shot, foul_at=t), "foul-kind")
-        if current and not current.shot.fouls and t - current.changed <= self.shot_pause:
+        if current and not current.shot.fouls and self._on_stroke(current, t):
             # GR-22.3: every ball that fell on the fouled stroke is taken back, the one
             # that ended the frame too (the stroke had not ended when the rule was broken).
             first = foul_kinds_to_step(current.on_break)[0]

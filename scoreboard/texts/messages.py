@@ -111,6 +111,8 @@ HINTS = {
     "extension": "Extension: {name}",  # the striker's one extension this frame
     "foul-kind": "Foul {name}: {kind}",  # whose foul the kind is (out-of-turn: the other's)
     "foul-cancelled": "No foul: as before",
+    # GR-15.1: a ball sensed just after a miss press fell on the stroke called a miss.
+    "miss-ball": "Still rolling: {name} +1",
     "match-restored": "The last match is back",
     "config-applied": "New settings: this match",
     "config-next-match": "New settings: next match",
