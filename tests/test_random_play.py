@@ -570,10 +570,13 @@ class RandomPlay(RuleBasedStateMachine):
         """The kind a FOUL step shows, said as whose foul it is (GR-7.3: out of turn is the
         other player's): the striker's shot's balls back (GR-22.3), the penalty point to the
         offender's opponent (FP-6/FP-7; CV-1: the offender's point taken). A kind whose point
-        would end the frame (D-2) is shown only, taken where the stepping stops (4)."""
+        would end the frame (D-2) is shown only, taken where the stepping stops (4), with its
+        own consequence: whose point, the score it ends on, and that the frame (or the match)
+        ends (README, issue 34)."""
         base, _, striker_base, on_break, striker = self.w.foul_base
         hint = self.table.hint
-        fields = _fields(hint) if _key(hint) == "foul-kind" else {}
+        said = ("foul-kind", "foul-ends-frame", "foul-ends-match")
+        fields = _fields(hint) if _key(hint) in said else {}
         expect(
             (kind or fields.get("kind")) in KINDS - set(self.w.kinds)
             and fields.get("kind", kind) == (kind or fields.get("kind")),
@@ -596,8 +599,23 @@ class RandomPlay(RuleBasedStateMachine):
         self.w = replace(self.w, kind_until=t + KIND_WINDOW, kinds=self.w.kinds + (kind,))
         if score[other(offender)] >= base["target"]:  # D-2 by a penalty point: not yet
             expect(m2 == m, f"the kind {kind} that ends the frame was taken at once", core(m2))
+            gainer = other(offender)
+            ends = "match" if base["frames"][gainer] + 1 >= base["race"] else "frame"
+            consequence = {
+                "n": 1,
+                "gainer": base["players"][gainer],
+                "score": f"{score['A']}:{score['B']}",
+            }
+            expect(
+                _key(hint) == f"foul-ends-{ends}"
+                and {k: fields.get(k) for k in consequence} == consequence,
+                f"the kind {kind} that would end the {ends} does not say so, with "
+                f"{gainer}'s point and the score {consequence['score']}",
+                hint,
+            )
             self.pending, self.pending_windows = True, before
             return
+        expect(_key(hint) in ("foul-kind", None), "a kind taken at once says an end", hint)
         self.pending, self.pending_windows = False, None
         foul = m2["foul"] or {}
         expect(

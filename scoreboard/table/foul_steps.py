@@ -11,7 +11,7 @@ from scoreboard.rules.errors import RuleError
 from scoreboard.rules.events import Shot
 from scoreboard.table.open_shot import NO_FOUL, OpenShot, Pending, foul_kinds_to_step, items_to
 from scoreboard.table.outcome import IGNORED, Outcome
-from scoreboard.table.step_words import name_of, said
+from scoreboard.table.step_words import ending, name_of, said
 
 
 class FoulSteps:
@@ -88,8 +88,12 @@ class FoulSteps:
             offender = state.foul.offender if state.foul else self.match.state.striker
             hint = said(say, kind=str(after.shot.fouls[0]), name=name_of(self.match, offender))
         if phase in OVER and after.shot is not None:
+            hint = ending(self.match, phase, state, after.shot)  # its own consequence, issue 34
             self._pending = Pending(base, after, hint)
-            return Outcome(hint=hint, settle_at=after.foul_at + self.foul_kind_window)
+            settle_at = after.foul_at + self.foul_kind_window
+            # Shown until it is taken (taking it clears it), however long the kind's window.
+            seconds = self.foul_kind_window + 1.0
+            return Outcome(hint=hint, hint_seconds=seconds, settle_at=settle_at)
         self._pending = None
         if not items:
             return Outcome(hint=hint)  # a step that was waiting goes: nothing was taken
