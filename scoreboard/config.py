@@ -151,6 +151,7 @@ class TimingsConfig:
     hold_time: float = _opt(1.0, limits=(0.3, 10.0))
     undo_hold_time: float = _opt(3.0, limits=(0.3, 30.0))
     shot_pause: float = _opt(5.0, limits=(0.5, 60.0))
+    miss_ball_window: float = _opt(3.0, limits=(0.0, 5.0))  # GR-15.1, docs/decisions.md
     foul_kind_window: float = _opt(4.0, limits=(0.5, 60.0))
     penalty_ball_window: float = _opt(8.0, limits=(0.0, 60.0))  # FP-7, docs/decisions.md
     confirm_result: float = _opt(180.0, limits=(10.0, 3600.0))  # issue 34: then not confirmed

@@ -78,7 +78,7 @@ def test_the_penalty_window_closes_when_a_shot_is_entered(table):
     app = table()
     foul_then_choice(app)
     feed(app, ButtonPress("A", 30.0), ButtonPress("B", 31.0))  # A chooses, shoots and misses
-    s, _ = feed(app, Pot(2, 33.0))  # B's shot pots: it counts
+    s, _ = feed(app, Pot(2, 34.5))  # past the miss's 3 s, within the choice's 8 s: B's pot
     assert s["score"] == {"A": 1, "B": 1}
 
 

@@ -55,6 +55,7 @@ CHANGES = {
     "timings.hold_time": "2.0",
     "timings.undo_hold_time": "5.0",
     "timings.shot_pause": "7.0",
+    "timings.miss_ball_window": "1.5",
     "timings.foul_kind_window": "6.0",
     "timings.penalty_ball_window": "3.0",
     "timings.button_debounce": "0.05",
@@ -131,7 +132,12 @@ def built(text: str, state_dir) -> dict:
             ),
             "beeper": appliance.beeper and appliance.beeper.buzzer.pwm_device.pin.info.number,
             "match": app.match.snapshot() | {"jumped": str(app.match.state.jumped_ball)},
-            "panel": (panel.shot_pause, panel.foul_kind_window, panel.penalty_window),
+            "panel": (
+                panel.shot_pause,
+                panel.miss_ball_window,
+                panel.foul_kind_window,
+                panel.penalty_window,
+            ),
             "buttons": {
                 b: (appliance.buttons.pins[b], d.bounce_time, d.hold_time)
                 for b, d in appliance.buttons._debouncers.items()

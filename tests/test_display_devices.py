@@ -155,11 +155,12 @@ def test_render_png_refuses_an_unknown_phase(tmp_path):
 
 def test_gallery_covers_every_phase_display_and_language(tmp_path):
     written = write_gallery(tmp_path, scale=1)
-    # + play-faults, saver, the shot clock, and the three statistics pages (stats_pages.py);
-    # the setup screen on the OLEDs (the LED digits show the score under it)
+    # + play-faults, saver, the shot clock, a waiting FOUL step that ends the frame, and the
+    # three statistics pages (stats_pages.py); the setup screen on the OLEDs (the LED digits
+    # show the score under it)
     oleds = [d for d in DISPLAYS if d != "max7219"]
     setup = len(oleds) * 3 * len(SETUP_KEYS)
-    assert len(written) == len(DISPLAYS) * 3 * (len(SAMPLES) + 3 + 3) + setup
+    assert len(written) == len(DISPLAYS) * 3 * (len(SAMPLES) + 4 + 3) + setup
     assert Image.open(tmp_path / "ssd1322" / "en" / "foul.png").size == (256, 64)
 
 

@@ -20,7 +20,14 @@ from scoreboard.texts.i18n import translator
 from scoreboard.texts.messages import HINTS, KINDS, MESSAGES, NOT_SAVED, TO_DO, WHAT_IS_WRONG
 from scoreboard.texts.words import Timings
 
-HINT_FIELDS = {"name": "Олександра-Вікторія Щербатюк", "n": 15, "kind": "early-stroke", "pocket": 6}
+HINT_FIELDS = {
+    "name": "Олександра-Вікторія Щербатюк",
+    "gainer": "Maximilian Alexander von Ünterberg",  # whose point a waiting FOUL step gives
+    "score": "11:5",  # the score it would end the frame on
+    "n": 15,
+    "kind": "early-stroke",
+    "pocket": 6,
+}
 TIMED = {"hold", "undo_hold"}  # filled in by the screens from the configured timings
 # The longest timings the config takes ([timings] hold_time 0.3-10, undo_hold_time 0.3-30).
 LONGEST_TIMINGS = Timings(hold=9.75, undo_hold=29.75)

@@ -14,6 +14,7 @@ from PIL import Image, ImageChops
 
 from scoreboard.commands.gallery import (
     FAULTS,
+    ending_sample,
     gallery_images,
     samples,
     setup_samples,
@@ -143,6 +144,26 @@ def test_the_shot_clock_bar_matches_golden(display):
 def test_hint_is_translated_over_the_foul_screen():
     image = shown("ssd1306", "uk", SAMPLES["foul"], hint="penalty-ball")
     check(image, "ssd1306-uk-foul-hint")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("display", WORDED)
+def test_a_waiting_foul_step_that_ends_the_frame_matches_golden(display, lang):
+    """Issue 34: out of turn at 7:3 waits, said with its own consequence (foul_pending.py)."""
+    snap, hint = ending_sample()
+    assert hint[0] == "foul-ends-frame" and dict(hint[1])["score"] == "8:3"
+    check(shown(display, lang, snap, hint=hint), f"{display}-{lang}-foul-ends-frame")
+
+
+def test_a_led_chain_with_room_shows_the_score_a_waiting_step_ends_on():
+    """64 px: ">8:3" after the score and frames; the 32 px chain has no room: as it was."""
+    snap, hint = ending_sample()
+    (wide,) = create_displays([{"driver": "dummy", "emulates": "max7219", "width": 64}])
+    wide.show(snap, hint=hint)
+    check(wide.image, "max7219-64-foul-ends-frame")
+    wide.show(snap)
+    assert not same(wide.image, Image.open(GOLDENS / "max7219-64-foul-ends-frame.png"))
+    assert same(shown("max7219", "uk", snap, hint=hint), shown("max7219", "uk", snap))
 
 
 def test_no_two_goldens_are_the_same_picture():

@@ -8,7 +8,9 @@ restarts, and checks after every step:
 1. points + balls on the table = 16 (CV-1: a debt is no ball), frames and scores agree;
 2. every ball the sensors count is in the score, unless its shot is a foul (GR-22.3) or it
    is the penalty ball (D-1); a ball within the shot's 5 s after the frame's winning ball
-   joins it (D-2, never clipped);
+   joins it (D-2, never clipped); a ball within 3 s after a miss press was still rolling from
+   the shot called a miss: the striker's, and he plays on (GR-15.1), and FOUL then is that
+   shot's (GR-22.3);
 3. UNDO gives back exactly the state before the last step, across restarts, and the
    timed windows as they were then;
 4. no correction (a kind step, "no foul", UNDO) ends a frame the corrected state does not;
@@ -51,6 +53,7 @@ from scoreboard.texts.words import Words
 
 BALLS = 16  # FP-2
 SHOT_PAUSE = 5.0  # balls this close are one shot; FOUL this soon after the last takes them back
+MISS_WINDOW = 3.0  # GR-15.1: a ball this soon after a miss press is the missed shot's
 KIND_WINDOW = 4.0  # FOUL presses this soon after the last FOUL step step the kind
 PENALTY_WINDOW = 8.0  # D-1: the first ball this soon after the choice is the penalty ball
 GUARD = 0.5  # two player presses this close: "one button at a time"
@@ -78,6 +81,12 @@ class OpenShot:
     last: float  # when its last ball fell
     on_break: bool  # it is the frame's opening break (GR-13.1)
     base: int  # the striker's score before its first ball
+    missed: bool = False  # entered by a miss press (GR-7.2): no ball yet
+
+    def open_at(self, t: float) -> bool:
+        """Whether a ball or FOUL at `t` is still about this shot's stroke: within 5 s of its
+        last ball; a miss without a ball, within the miss window (GR-15.1, GR-22.3)."""
+        return t - self.last <= (MISS_WINDOW if self.missed and not self.balls else SHOT_PAUSE)
 
 
 @dataclass(frozen=True)
@@ -88,7 +97,7 @@ class Windows:
     shot: OpenShot | None = None
     kind_until: float | None = None  # a FOUL press before this steps the kind
     foul_base: tuple | None = None  # (state, Windows, the striker's score before his shot,
-    # on the opening break) at the FOUL press being stepped
+    # on the opening break, the striker) at the FOUL press being stepped
     kinds: tuple = ()  # the kinds shown since that FOUL press
     penalty_due: bool = False  # D-1: the penalty ball not dropped yet
     chosen_at: float | None = None  # the choice made while the penalty ball was due
@@ -215,8 +224,8 @@ class RandomPlay(RuleBasedStateMachine):
             for _ in range(max(points - short_a, 0)):
                 self.pot(1, 1.0)
             self.press("B", 6.0, 0.2)
-            for _ in range(max(points - short_b, 0)):
-                self.pot(2, 1.0)
+            for i in range(max(points - short_b, 0)):  # past the miss's 3 s (GR-15.1)
+                self.pot(2, 1.0 if i else 4.0)
             self.press("A", 6.0, 0.2)
             self.leading = False
             self.check(self.table.state)
@@ -296,6 +305,8 @@ class RandomPlay(RuleBasedStateMachine):
         w, edges = self.w, []
         if w.shot:
             edges.append(w.shot.last + SHOT_PAUSE)
+            if w.shot.missed and not w.shot.balls:
+                edges.append(w.shot.last + MISS_WINDOW)
         if w.kind_until is not None:
             edges.append(w.kind_until)
         if w.chosen_at is not None:
@@ -405,12 +416,15 @@ class RandomPlay(RuleBasedStateMachine):
                 expect(m2 == m, "the penalty ball after the choice scored", event)
                 self.w = replace(w, penalty_due=False, chosen_at=None)
                 return
+            if w.shot and w.shot.missed and not w.shot.balls and w.shot.open_at(t):
+                striker = w.shot.striker  # GR-15.1: still rolling from the shot called a miss
             expect(
-                core(m2) == scored(m, striker, 1),
-                "a ball in play is not +1 for the striker (FP-6)",
+                core(m2) == scored(m, striker, 1)
+                and (m2["phase"] in OVER or m2["striker"] == striker),
+                f"a ball in play is not +1 for {striker}, at the table (FP-6, GR-15.1, GR-7.1)",
                 event,
-                f"before {core(m)}",
-                f"after  {core(m2)}",
+                f"before {core(m)} striker {m['striker']}",
+                f"after  {core(m2)} striker {m2['striker']}",
             )
             self.stepped(m, m2, replace(self.w, shot=self.joined(striker, t, m), **CLOSED))
             return
@@ -432,7 +446,7 @@ class RandomPlay(RuleBasedStateMachine):
     def joined(self, striker, t, m) -> OpenShot:
         """The open shot with one more ball: it joins if within 5 s of the last one."""
         shot = self.w.shot
-        if shot and shot.striker == striker and t - shot.last <= SHOT_PAUSE:
+        if shot and shot.striker == striker and shot.open_at(t):
             return replace(shot, balls=shot.balls + 1, last=t)
         return OpenShot(striker, 1, t, m["phase"] == "break", m["score"][striker])
 
@@ -454,13 +468,16 @@ class RandomPlay(RuleBasedStateMachine):
         if phase in SHOOTING:
             if side == m["striker"]:  # "hold to pot": nothing
                 return expect(m2 == m, "the striker's own press changed the match")
-            # GR-7.2: the striker missed; a shot entered closes the penalty ball's window
+            # GR-7.2: the striker missed; a shot entered closes the penalty ball's window. A
+            # ball still rolling from it falls on it, for 3 s (GR-15.1)
             expect(
                 core(m2) == core(m) | {"phase": "play"} and m2["striker"] == side,
                 "a press by the player not at the table is not a miss (GR-7.2)",
                 core(m2),
             )
-            return self.stepped(m, m2, Windows(self.epoch))
+            striker = m["striker"]
+            miss = OpenShot(striker, 0, t, phase == "break", m["score"][striker], missed=True)
+            return self.stepped(m, m2, Windows(self.epoch, shot=miss))
         if phase in CHOOSING:  # GR-7.4, GR-13.2: the one who will shoot presses
             return self.chose(side, t, m, m2, "play")
         if phase == "frame-over":  # the next frame (GR-14)
@@ -521,12 +538,13 @@ class RandomPlay(RuleBasedStateMachine):
             return self.kind_step(t, m, m2)
         if phase in CHOOSING:  # a choice is pending: no shot to call a foul on
             return expect(m2 == m, "FOUL during the choice, out of the kind window, acted")
-        striker = m["striker"]
-        shot = w.shot if w.shot and t - w.shot.last <= SHOT_PAUSE else None
+        shot = w.shot if w.shot and w.shot.open_at(t) else None
+        striker = shot.striker if shot else m["striker"]  # GR-22.3: a missed shot's too
         base = shot.base if shot else m["score"][striker]  # GR-22.3: its balls go back
         on_break = shot.on_break if shot else phase == "break"
         penalty_ball = m["penalty"] != "american"
-        self.w = Windows(self.epoch, foul_base=(m, w, base, on_break), penalty_due=penalty_ball)
+        foul_base = (m, w, base, on_break, striker)
+        self.w = Windows(self.epoch, foul_base=foul_base, penalty_due=penalty_ball)
         # GR-13.1: the kind starts as other, on the opening break as illegal-break; taken at
         # once, the foul's own screen says it (a hint, if it waits)
         self.kind_shown(t, m, m2, before=w, kind="illegal-break" if on_break else "other")
@@ -536,7 +554,7 @@ class RandomPlay(RuleBasedStateMachine):
         "no foul", which puts back the shot as it was before the FOUL press."""
         expect(m2["phase"] not in OVER, "a kind on the way ended the frame (4)", core(m2))
         before = self.pending_windows if self.pending else self.w
-        base, base_w, _, on_break = self.w.foul_base
+        base, base_w, _, on_break, _ = self.w.foul_base
         if _key(self.table.hint) != "foul-cancelled":
             return self.kind_shown(t, m, m2, before=before)
         kinds = KINDS if on_break else KINDS - {"illegal-break"}  # GR-13.1: the break's only
@@ -552,10 +570,13 @@ class RandomPlay(RuleBasedStateMachine):
         """The kind a FOUL step shows, said as whose foul it is (GR-7.3: out of turn is the
         other player's): the striker's shot's balls back (GR-22.3), the penalty point to the
         offender's opponent (FP-6/FP-7; CV-1: the offender's point taken). A kind whose point
-        would end the frame (D-2) is shown only, taken where the stepping stops (4)."""
-        base, _, striker_base, on_break = self.w.foul_base
+        would end the frame (D-2) is shown only, taken where the stepping stops (4), with its
+        own consequence: whose point, the score it ends on, and that the frame (or the match)
+        ends (README, issue 34)."""
+        base, _, striker_base, on_break, striker = self.w.foul_base
         hint = self.table.hint
-        fields = _fields(hint) if _key(hint) == "foul-kind" else {}
+        said = ("foul-kind", "foul-ends-frame", "foul-ends-match")
+        fields = _fields(hint) if _key(hint) in said else {}
         expect(
             (kind or fields.get("kind")) in KINDS - set(self.w.kinds)
             and fields.get("kind", kind) == (kind or fields.get("kind")),
@@ -565,7 +586,6 @@ class RandomPlay(RuleBasedStateMachine):
         )
         kind = kind or fields["kind"]
         expect(on_break or kind != "illegal-break", "illegal-break off the opening break")
-        striker = base["striker"]
         offender = other(striker) if kind == "out-of-turn" else striker
         expect(
             fields.get("name", base["players"][offender]) == base["players"][offender],
@@ -579,8 +599,23 @@ class RandomPlay(RuleBasedStateMachine):
         self.w = replace(self.w, kind_until=t + KIND_WINDOW, kinds=self.w.kinds + (kind,))
         if score[other(offender)] >= base["target"]:  # D-2 by a penalty point: not yet
             expect(m2 == m, f"the kind {kind} that ends the frame was taken at once", core(m2))
+            gainer = other(offender)
+            ends = "match" if base["frames"][gainer] + 1 >= base["race"] else "frame"
+            consequence = {
+                "n": 1,
+                "gainer": base["players"][gainer],
+                "score": f"{score['A']}:{score['B']}",
+            }
+            expect(
+                _key(hint) == f"foul-ends-{ends}"
+                and {k: fields.get(k) for k in consequence} == consequence,
+                f"the kind {kind} that would end the {ends} does not say so, with "
+                f"{gainer}'s point and the score {consequence['score']}",
+                hint,
+            )
             self.pending, self.pending_windows = True, before
             return
+        expect(_key(hint) in ("foul-kind", None), "a kind taken at once says an end", hint)
         self.pending, self.pending_windows = False, None
         foul = m2["foul"] or {}
         expect(

@@ -120,7 +120,7 @@ def test_GR_7_3_out_of_turn_is_taken_at_once_where_the_kinds_before_it_would_end
     before the FOUL press, where no foul was ever taken."""
     app = table("race = 1\ntarget = 3\n")
     feed(app, ButtonPress("A", T + 1), Pot(1, T + 2))
-    feed(app, ButtonPress("B", T + 10), Pot(2, T + 11), Pot(3, T + 12))
+    feed(app, ButtonPress("B", T + 10), Pot(2, T + 14), Pot(3, T + 15))  # past the miss's 3 s
     s, _ = feed(app, ButtonPress("A", T + 20))
     assert s["score"] == {"A": 1, "B": 2} and s["striker"] == "A"
     shown = [feed(app, ButtonPress("foul", T + 30 + i / 5)) for i in range(4)]

@@ -109,7 +109,7 @@ def test_settings_sent_after_the_match_start_the_next_and_undo_brings_the_old_ba
     feed(app, ButtonPress("A", 1.0), Pot(1, 2.0), Pot(2, 3.0))  # 2:0, frame over
     for n in range(2):
         feed(app, ButtonPress("A", 10.0 + 20 * n), ButtonPress("A", 11.0 + 20 * n))
-        feed(app, Pot(1, 12.0 + 20 * n), Pot(2, 13.0 + 20 * n))
+        feed(app, Pot(1, 14.5 + 20 * n), Pot(2, 15.0 + 20 * n))  # past the miss's 3 s
     assert app.screen.frames[-1][0]["phase"] == "match-over"
     assert send(app, {"players": ["Ія", "Петро"], "race": 1}) == (True, "new match")
     s = app.screen.frames[-1][0]

@@ -163,7 +163,10 @@ def test_FP_6_D_2_a_FOUL_that_gives_the_8th_point_waits_its_window_then_ends_the
     before = journal(app)
     s, hint = feed(app, ButtonPress("foul", T + 100))
     assert s["phase"] == "play" and s["score"] == {"A": 0, "B": 7}  # shown, not yet taken
-    assert hint == ("foul-kind", (("kind", "other"), ("name", "Olena")))
+    assert hint == (  # whose foul, whose point, and that it ends the frame (issue 34)
+        "foul-ends-frame",
+        (("gainer", "Taras"), ("kind", "other"), ("n", 1), ("name", "Olena"), ("score", "0:8")),
+    )
     assert journal(app) == before
     s, _ = at(app, T + 103.9)
     assert s["phase"] == "play"
@@ -183,10 +186,11 @@ def test_stepping_through_a_kind_that_would_end_the_frame_never_ends_it(table):
         t += 1.0
         s, hint = feed(app, ButtonPress("foul", t))
         shown.append((s["phase"], hint))
-        if hint[1][0][1] == "double-hit":
+        if dict(hint[1])["kind"] == "double-hit":
             break
     assert {phase for phase, _ in shown} == {"foul"}  # out-of-turn passed: A never won
-    assert ("foul", ("foul-kind", (("kind", "out-of-turn"), ("name", "Taras")))) in shown
+    ending = (("gainer", "Olena"), ("kind", "out-of-turn"), ("n", 1), ("name", "Taras"))
+    assert ("foul", ("foul-ends-match", (*ending, ("score", "8:0")))) in shown
     s, _ = at(app, t + 10)
     assert s["phase"] == "foul" and s["score"] == {"A": 7, "B": 1}
     assert s["foul"]["kinds"] == ["double-hit"]

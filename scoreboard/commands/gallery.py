@@ -10,7 +10,9 @@ from scoreboard.core.matchlog import replay
 from scoreboard.core.settings import MatchSettings
 from scoreboard.display import DISPLAYS, LANGUAGES
 from scoreboard.display.render import panel, render, render_saver
+from scoreboard.inputs.events import ButtonPress
 from scoreboard.table.loop import EventLoop, ManualClock
+from scoreboard.table.panel import Panel
 from scoreboard.table.setup import model
 from scoreboard.table.shot_clock import ShotClock
 from scoreboard.table.stats_pages import PAGES
@@ -30,6 +32,35 @@ def samples() -> dict[str, dict]:
         for entry in sorted(folder.iterdir(), key=lambda e: e.name)
         if entry.name.endswith(".log")
     }
+
+
+# Issue 34's case: Олена 7, Тарас 3, Олена at the table; FOUL pressed and stepped through the
+# kinds to "out of turn", Тарас's foul (GR-7.3), whose point would be her 8th (D-2): it waits.
+ENDING_LOG = """players Олена Тарас
+race 3
+break A
+shot pots=7 cushions=4
+shot
+shot pots=3
+shot
+"""
+ENDING_PRESSES = 5  # other, cue-tip, feet, no-contact, out-of-turn
+
+
+def ending_sample() -> tuple[dict, tuple]:
+    """(snapshot, hint) while a FOUL step that would end the frame waits: the real panel on the
+    match the log above replays to, its steps applied as the table applies them."""
+    match = replay(ENDING_LOG.splitlines())
+    panel = Panel(match)
+    outcome = None
+    for i in range(ENDING_PRESSES):
+        outcome = panel.handle(ButtonPress("foul", 100.0 + i / 2))
+        if outcome.items:
+            match.apply_all(list(outcome.items))
+            panel.applied(outcome)
+    if not panel.pending:
+        raise RuntimeError("the gallery's waiting FOUL step did not wait: ENDING_LOG is stale")
+    return match.snapshot(), outcome.hint
 
 
 def with_shot_clock(snap: dict, *, seconds=30.0, after=18.0) -> dict:
@@ -89,6 +120,8 @@ def gallery_images(*, scale: int = 4):
     cases["play-faults"] = (cases["play"], {"faults": FAULTS})
     cases["saver"] = cases["play"]  # scoreboard/table/screen_saver.py
     cases["play-shot-clock"] = with_shot_clock(cases["play"])  # shot_clock.py
+    snap, hint = ending_sample()  # a FOUL step that would end the frame, waiting (issue 34)
+    cases["foul-ends-frame"] = (snap, {"hint": hint})
     for page in PAGES[1:]:  # the statistics pages of a match with fouls and time marks
         cases[f"match-over-{page}"] = cases["match-over-timed"] | {"page": page}
     for display in DISPLAYS:

@@ -33,11 +33,13 @@ class Canvas:
         self.overflows: list[str] = []
         self.name_letters = NAME_LETTERS.get(width, 12)
         self.names: list[str] = []  # each name as drawn, for the tests that it is whole
+        self.texts: list[str] = []  # every text as drawn, for the tests of what a screen says
 
     def text(self, x: int, y: int, s: str, *, size=12, bold=False, fill=None) -> int:
         """Draws `s` with its cell's top-left at (x, y); returns its width."""
         f = font(size, bold=bold)
         self.draw.text((x, y), s, font=f, fill=self.fg if fill is None else fill)
+        self.texts.append(s)
         return _width(s, size, bold)
 
     def width_of(self, s: str, *, size=12, bold=False) -> int:

@@ -48,7 +48,7 @@ def canvas(
     """The drawn canvas, with `overflows` for the tests that every phrase fits."""
     if p.matrix:
         c = Canvas(p.width, p.height, p.mode)
-        c.image = led.matrix(snapshot, p.width, p.height).convert(p.mode)
+        c.image = led.matrix(snapshot, p.width, p.height, hint).convert(p.mode)
         return c
     if p.height != 64 or p.width not in (128, 256):
         raise RenderError(f"no screen layout for {p.width}x{p.height}; OLEDs are 128 or 256 x 64")

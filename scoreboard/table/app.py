@@ -201,6 +201,7 @@ class App(Steps):
         t = self.config.timings
         return {
             "shot_pause": t.shot_pause,
+            "miss_ball_window": t.miss_ball_window,
             "foul_kind_window": t.foul_kind_window,
             "penalty_window": t.penalty_ball_window,
         }

@@ -11,7 +11,7 @@ from scoreboard.rules.errors import RuleError
 from scoreboard.rules.events import Shot
 from scoreboard.table.open_shot import NO_FOUL, OpenShot, Pending, foul_kinds_to_step, items_to
 from scoreboard.table.outcome import IGNORED, Outcome
-from scoreboard.table.step_words import name_of, said
+from scoreboard.table.step_words import ending, name_of, said
 
 
 class FoulSteps:
@@ -30,9 +30,7 @@ class FoulSteps:
             return False
         if event.button == Button.UNDO:
             return True
-        return event.button == Button.FOUL and (
-            event.t - self._pending.at <= self.foul_kind_window
-        )
+        return event.button == Button.FOUL and (event.t - self._pending.at <= self.foul_kind_window)
 
     def takes_foul(self, t: float) -> bool:
         """Whether FOUL pressed at `t` is about the last stroke still open (GR-22.3): within the
@@ -46,7 +44,7 @@ class FoulSteps:
             return False
         if current.shot.fouls:
             return t - current.foul_at <= self.foul_kind_window
-        return t - current.changed <= self.shot_pause
+        return self._on_stroke(current, t)
 
     def settle(self) -> Outcome:
         """The waiting FOUL step, to be taken now: its window closed or another input came."""
@@ -76,7 +74,7 @@ class FoulSteps:
                 return self._foul_step(base, after, "foul-cancelled")
             shot = replace(current.shot, fouls=(following,))
             return self._foul_step(base, replace(current, shot=shot, foul_at=t), "foul-kind")
-        if current and not current.shot.fouls and (again or t - current.changed <= self.shot_pause):
+        if current and not current.shot.fouls and (again or self._on_stroke(current, t)):
             # GR-22.3: every ball that fell on the fouled stroke is taken back, the one
             # that ended the frame too (the stroke had not ended when the rule was broken).
             first = foul_kinds_to_step(current.on_break)[0]
@@ -105,8 +103,12 @@ class FoulSteps:
             offender = state.foul.offender if state.foul else self.match.state.striker
             hint = said(say, kind=str(after.shot.fouls[0]), name=name_of(self.match, offender))
         if phase in OVER and after.shot is not None:
+            hint = ending(self.match, phase, state, after.shot)  # its own consequence, issue 34
             self._pending = Pending(base, after, hint, self._t)
-            return Outcome(hint=hint, settle_at=self._t + self.foul_kind_window)
+            settle_at = self._t + self.foul_kind_window
+            # Shown until it is taken (taking it clears it), however long the kind's window.
+            seconds = self.foul_kind_window + 1.0
+            return Outcome(hint=hint, hint_seconds=seconds, settle_at=settle_at)
         self._pending = None
         if not items:
             return Outcome(hint=hint)  # a step that was waiting goes: nothing was taken

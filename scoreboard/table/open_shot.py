@@ -38,6 +38,9 @@ class OpenShot:
     events: int = 0  # len(match.events) once applied: it must still be the last event
     unfouled: Shot | None = None  # a fouled shot as it was before FOUL (None: FOUL made it)
     balls: tuple[int, ...] = ()  # the pockets whose sensors counted its balls
+    # Entered by a miss press (GR-7.2): until a ball joins it, only a sensed ball within the
+    # miss window joins it, and FOUL within that window is about it (GR-15.1, GR-22.3).
+    missed: bool = False
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from scoreboard.rules.events import (
     PenaltyRule,
     Shot,
 )
-from scoreboard.rules.sides import SIDES
+from scoreboard.rules.sides import SIDES, other
 from scoreboard.table.foul_steps import FoulSteps
 from scoreboard.table.open_shot import (
     MEMOS,
@@ -43,6 +43,8 @@ class Panel(FoulSteps):
     double_press_guard: float = 0.5  # a second player button this soon is two buttons at once
     confirm_window: float = 5.0  # the question UNDO held asks: UNDO a new match, FOUL a phone
     penalty_window: float = 8.0  # after the choice, the first ball this soon is the penalty ball
+    # GR-15.1: a ball sensed this soon after a miss press fell on the stroke called a miss
+    miss_ball_window: float = 3.0
     _open: OpenShot | None = field(default=None, init=False)
     _intent: OpenShot | None = field(default=None, init=False)
     _last_player_press: float = field(default=float("-inf"), init=False)
@@ -198,11 +200,14 @@ class Panel(FoulSteps):
             self._absorbed = pocket
             return Outcome(hint="penalty-ball")
         open_shot = self._still_open()
-        if open_shot and not open_shot.shot.fouls and t - open_shot.changed <= self.shot_pause:
+        if open_shot and not open_shot.shot.fouls and self._joins(open_shot, t, pocket):
             shot = replace(open_shot.shot, pots=open_shot.shot.pots + 1)
-            return self._amend(
-                open_shot, shot, changed=t, foul_at=None, balls=open_shot.balls + sensed
-            )
+            hint = None
+            if open_shot.missed and not open_shot.shot.pots:  # GR-15.1, FP-5.5, GR-7.1
+                shooter = other(self.match.state.striker)  # the miss had passed the turn
+                hint = said("miss-ball", name=name_of(self.match, shooter))
+            balls = open_shot.balls + sensed
+            return self._amend(open_shot, shot, hint=hint, changed=t, foul_at=None, balls=balls)
         if phase in SHOOTING:
             return self._enter(
                 Shot(pots=1), phase == Phase.BREAK, changed=t, foul_at=None, balls=sensed
@@ -217,7 +222,10 @@ class Panel(FoulSteps):
             if side == s.striker:
                 return Outcome(hint="hold-to-pot")
             # GR-7.2: the one not at the table presses: the striker's shot ended without a pot.
-            return Outcome(items=(Shot(),))
+            # It stays open for the miss window: a ball still rolling from it is the striker's.
+            return self._enter(
+                Shot(), phase == Phase.BREAK, changed=self._t, foul_at=None, missed=True
+            )
         if phase == Phase.FOUL:  # GR-7.4: the player who will shoot presses
             return Outcome(items=(Choose(Choice.PLAY if side == s.decider else Choice.PASS),))
         if phase == Phase.BREAK_FOUL:  # GR-13.2 (1)/(2): accept the position; this player shoots
@@ -246,7 +254,7 @@ class Panel(FoulSteps):
             del balls[len(balls) - 1 - balls[::-1].index(pocket)]  # its last ball from there
             shot = replace(open_shot.shot, pots=open_shot.shot.pots - 1)
             hint = said("not-a-ball", pocket=pocket)
-            if shot == Shot():  # that ball was all the shot was: as if it never happened
+            if shot == Shot() and not open_shot.missed:  # that ball was all the shot was
                 return Outcome(items=(CANCEL,), hint=hint)
             return self._amend(open_shot, shot, balls=tuple(balls), hint=hint)
         if pocket == self._absorbed:  # it had been taken for the penalty ball: no point
@@ -271,10 +279,27 @@ class Panel(FoulSteps):
         return Outcome(hint=refusal.hint if refusal else "refused")
 
     # -- helpers --------------------------------------------------------------------------------
-    def _enter(self, shot, on_break, changed, *, foul_at, balls=()) -> Outcome:
+    def _enter(self, shot, on_break, changed, *, foul_at, balls=(), missed=False) -> Outcome:
         """A new shot, open for pots to join and its foul kind to change."""
-        self._intent = OpenShot(shot, on_break, changed, foul_at, balls=balls)
+        self._intent = OpenShot(shot, on_break, changed, foul_at, balls=balls, missed=missed)
         return Outcome(items=(shot,))
+
+    def _joins(self, open_shot: OpenShot, t: float, pocket: int | None) -> bool:
+        """Whether a ball at `t` (sensed in `pocket`; None: by hand) joins the open shot: it
+        fell on its stroke. After a miss press a ball entered by hand never joins the miss:
+        it is the new striker's."""
+        if open_shot.missed and not open_shot.shot.pots and pocket is None:
+            return False
+        return self._on_stroke(open_shot, t)
+
+    def _on_stroke(self, open_shot: OpenShot, t: float) -> bool:
+        """Whether `t` may still be within the open shot's stroke, so a ball then fell on it and
+        FOUL then is about it (GR-22.3): within the shot's pause after its last ball; after a
+        miss press, before any ball joined it, within the miss window (GR-15.1: a stroke ends
+        when every ball has stopped; docs/decisions.md "A ball still rolling after a miss")."""
+        if open_shot.missed and not open_shot.shot.pots:  # 0: no window, today's miss
+            return self.miss_ball_window > 0 and t - open_shot.changed <= self.miss_ball_window
+        return t - open_shot.changed <= self.shot_pause
 
     def _amend(self, open_shot: OpenShot, shot: Shot, *, hint=None, **changes) -> Outcome:
         """The open shot becomes `shot`: one step (`amend`), which UNDO takes back."""

@@ -2,7 +2,7 @@
 ("Undone: Taras's foul"). Keys of the one catalog (scoreboard/texts/messages.py HINTS)."""
 
 from scoreboard.core.match import Match, Step
-from scoreboard.core.phase import CHOOSING, SHOOTING
+from scoreboard.core.phase import CHOOSING, SHOOTING, Phase
 from scoreboard.rules.events import Break, Choose, NextFrame, Shot
 from scoreboard.rules.sides import other
 
@@ -14,6 +14,27 @@ def said(key: str, **fields) -> tuple:
 
 def name_of(match: Match, side) -> str:
     return match.state.players[side].replace("_", " ")
+
+
+def ending(match: Match, phase: str, state, shot) -> tuple:
+    """A FOUL step that would end the frame, said with its own consequence (issue 34): for a
+    kind, whose foul it is and who gets its point (FP-6; GR-7.3: out of turn is the other
+    player's); for "no foul", whose balls count again (FP-5.5); the score it ends on (D-2)
+    and whether the frame or the match ends. `phase` and `state` are the step's preview."""
+    over = "match" if phase == Phase.MATCH_OVER else "frame"
+    score = f"{state.score.A}:{state.score.B}"
+    if shot.fouls:
+        foul = state.foul
+        return said(
+            f"foul-ends-{over}",
+            kind=str(shot.fouls[0]),
+            name=name_of(match, foul.offender),
+            gainer=name_of(match, foul.penalty_to),
+            n=1,
+            score=score,
+        )
+    winner = name_of(match, state.frame_winner)
+    return said(f"no-foul-ends-{over}", gainer=winner, n=shot.pots, score=score)
 
 
 def undone(match: Match, step: Step, last) -> str | tuple:

@@ -111,6 +111,15 @@ HINTS = {
     "extension": "Extension: {name}",  # the striker's one extension this frame
     "foul-kind": "Foul {name}: {kind}",  # whose foul the kind is (out-of-turn: the other's)
     "foul-cancelled": "No foul: as before",
+    # A FOUL step that would end the frame waits (table/foul_steps.py): said with its own
+    # consequence, whose point and the score it ends on (issue 34). The OLEDs draw it as a
+    # screen of its own (display/screens/foul_pending.py).
+    "foul-ends-frame": "Foul {name}: {kind}; +{n} {gainer}: frame ends {score}",
+    "foul-ends-match": "Foul {name}: {kind}; +{n} {gainer}: match ends {score}",
+    "no-foul-ends-frame": "No foul: +{n} {gainer}, frame ends {score}",
+    "no-foul-ends-match": "No foul: +{n} {gainer}, match ends {score}",
+    # GR-15.1: a ball sensed just after a miss press fell on the stroke called a miss.
+    "miss-ball": "Still rolling: {name} +1",
     "match-restored": "The last match is back",
     "config-applied": "New settings: this match",
     "config-next-match": "New settings: next match",
@@ -133,6 +142,10 @@ HINTS = {
     "result-confirmed": "Result confirmed",
     "result-final": "Result is final",  # UNDO, FOUL or a ball once it is closed: nothing
 }
+
+
+# The hints of a FOUL step that waits because it would end the frame or the match.
+ENDING_HINTS = ("foul-ends-frame", "foul-ends-match", "no-foul-ends-frame", "no-foul-ends-match")
 
 
 def hint_fields(hint, t) -> tuple[str, dict]:

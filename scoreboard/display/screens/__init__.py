@@ -5,6 +5,7 @@ from scoreboard.display.canvas import Canvas
 from scoreboard.display.screens import (
     break_foul,
     foul,
+    foul_pending,
     frame_over,
     lag,
     opening_break,
@@ -13,6 +14,7 @@ from scoreboard.display.screens import (
 )
 from scoreboard.display.screens.faults import overlay
 from scoreboard.texts.i18n import translator
+from scoreboard.texts.messages import ENDING_HINTS, hint_fields
 from scoreboard.texts.words import Timings, Words
 
 PHASES = {
@@ -40,6 +42,13 @@ def draw(
     if screen is None:
         raise PhaseError(f"no screen for phase {snap.get('phase')!r}")
     t = Words(translator(lang), timings, wide=c.wide)
+    key, fields = hint_fields(hint, t)
+    if key in ENDING_HINTS and screen is not setup:
+        # A FOUL step that would end the frame waits: its own screen, nothing of the last
+        # kind's (issue 34); the phase's screen comes back when it is taken or dropped.
+        spare_row = foul_pending.draw(c, snap, t, key, fields)
+        overlay(c, spare_row, t, faults=tuple(faults))
+        return c
     spare_row = screen.draw(c, snap, t)
     overlay(c, spare_row, t, faults=tuple(faults), hint=hint)
     return c
