@@ -93,7 +93,9 @@ def test_a_button_after_match_over_opens_the_setup_and_changes_nothing_in_the_ma
     app = make_app(target=1)
     feed(app, ButtonPress("A", 1.0), Pot(1, 2.0))  # A wins the frame and the match
     before = app.match.events
-    s = feed(app, ButtonPress("A", 3.0))
+    s = feed(app, ButtonPress("A", 3.0), ButtonPress("B", 4.0))  # both confirm (issue 34)
+    assert s["confirmation"]["closed"] == "confirmed" and "setup" not in s
+    s = feed(app, ButtonPress("A", 5.0))
     assert s["phase"] == "match-over" and s["setup"]["mode"] == "menu"
     assert app.match.events == before
 

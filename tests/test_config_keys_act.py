@@ -58,6 +58,7 @@ CHANGES = {
     "timings.miss_ball_window": "1.5",
     "timings.foul_kind_window": "6.0",
     "timings.penalty_ball_window": "3.0",
+    "timings.confirm_result": "60.0",
     "timings.button_debounce": "0.05",
     "timings.beam_min": "0.01",
     "timings.beam_stuck": "3.0",
@@ -137,6 +138,7 @@ def built(text: str, state_dir) -> dict:
                 panel.miss_ball_window,
                 panel.foul_kind_window,
                 panel.penalty_window,
+                app.confirm.seconds,
             ),
             "buttons": {
                 b: (appliance.buttons.pins[b], d.bounce_time, d.hold_time)

@@ -103,7 +103,7 @@ def test_GR_22_3_the_late_foul_steps_kinds_and_no_foul_puts_the_win_back(table):
         s, hint = go(app, ButtonPress("foul", t))
         assert s["score"] == {"A": 7, "B": 1} and s["phase"] == "foul"
     s, hint = go(app, ButtonPress("foul", t + 0.5))  # "no foul": it would end the frame again
-    assert hint == "foul-cancelled" and s["score"] == {"A": 7, "B": 1}  # waits, not taken
+    assert hint[0] == "no-foul-ends-frame" and s["score"] == {"A": 7, "B": 1}  # waits
     s, _ = when(app, t + 0.5 + 4.5)  # taken where the stepping stops: the frame won again
     assert s["phase"] == "frame-over" and s["score"] == {"A": 8, "B": 0}
 
@@ -123,13 +123,13 @@ def test_GR_22_3_D_2_the_late_foul_penalty_point_can_end_the_frame_for_the_other
         go(app, Pot(1 + i % 6, 2.0 + i * 6))
     go(app, ButtonPress("B", 50.0))  # A misses: B at the table
     for i in range(7):
-        go(app, Pot(1 + i % 6, 51.0 + i * 6))  # B pots seven: 7:7
+        go(app, Pot(1 + i % 6, 55.0 + i * 6))  # B pots seven: 7:7 (past the miss window)
     go(app, ButtonPress("A", 100.0))  # B misses
-    s, _ = go(app, Pot(3, 101.0))  # A's 8th: match over
+    s, _ = go(app, Pot(3, 105.0))  # A's 8th: match over
     assert s["phase"] == "match-over" and s["winner"] == "A"
-    s, hint = go(app, ButtonPress("foul", 102.0))  # his stroke was a foul: B gets the 8th
-    assert s["score"] == {"A": 8, "B": 7} and hint[0] == "foul-kind"  # waits (no kind ends it)
-    s, _ = when(app, 102.0 + 4.5)  # the kind's window passes: taken
+    s, hint = go(app, ButtonPress("foul", 106.0))  # his stroke was a foul: B gets the 8th
+    assert s["score"] == {"A": 8, "B": 7} and hint[0].startswith("foul-ends")  # it waits
+    s, _ = when(app, 106.0 + 4.5)  # the kind's window passes: taken
     assert s["phase"] == "match-over" and s["winner"] == "B" and s["score"] == {"A": 7, "B": 8}
 
 

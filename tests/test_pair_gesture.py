@@ -178,6 +178,7 @@ def test_the_strikers_own_press_to_the_question_is_no_shot_clock_extension(table
 
 def test_a_setup_screen_that_opened_by_itself_over_the_question_closes_for_its_answer(table):
     app = in_phase(table, "match-over")
+    feed(app, ButtonPress("A", 98.0), ButtonPress("B", 99.0))  # the result confirmed (issue 34)
     feed(app, ButtonHold("undo", 100.0))
     app.clock.advance(
         app.setup.result_seconds

@@ -111,8 +111,10 @@ def test_settings_sent_after_the_match_start_the_next_and_undo_brings_the_old_ba
         feed(app, ButtonPress("A", 10.0 + 20 * n), ButtonPress("A", 11.0 + 20 * n))
         feed(app, Pot(1, 14.5 + 20 * n), Pot(2, 15.0 + 20 * n))  # past the miss's 3 s
     assert app.screen.frames[-1][0]["phase"] == "match-over"
-    assert send(app, {"players": ["Ія", "Петро"], "race": 1}) == (True, "new match")
-    s = app.screen.frames[-1][0]
+    # Sent while the players confirm the result: the next match, taken once they have (issue 34)
+    assert send(app, {"players": ["Ія", "Петро"], "race": 1}) == (True, "next match")
+    assert app.screen.frames[-1][0]["phase"] == "match-over"
+    s = feed(app, ButtonPress("A", 80.0), ButtonPress("B", 81.0))
     assert s["phase"] == "lag" and s["players"] == {"A": "Ія", "B": "Петро"} and s["race"] == 1
     s = feed(app, ButtonPress("undo", 90.0))
     assert s["phase"] == "match-over" and s["players"] == {"A": "Олена", "B": "Тарас"}

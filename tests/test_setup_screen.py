@@ -93,10 +93,19 @@ def win_the_match(a):
     assert shown(a)["phase"] == "match-over"
 
 
+def confirm(a):
+    """Both players confirm the result, each with his own button (issue 34)."""
+    keys(a, "a")
+    settle(a, 0.6)  # past "one button at a time"
+    keys(a, "b")
+    assert shown(a)["confirmation"]["closed"] == "confirmed"
+
+
 def test_a_rematch_is_two_presses_after_the_result(table, tmp_path):
     a = table()
     win_the_match(a)
-    keys(a, "a")  # the result has been seen: the setup opens, on Start, the last settings
+    confirm(a)
+    keys(a, "a")  # the result is closed: the setup opens, on Start, the last settings
     assert setup(a)["mode"] == "menu" and setup(a)["row"] == "start"
     keys(a, "f")  # Start
     s = shown(a)
@@ -109,15 +118,19 @@ def test_a_rematch_is_two_presses_after_the_result(table, tmp_path):
 def test_the_setup_opens_by_itself_once_the_result_has_been_shown(table):
     a = table()
     win_the_match(a)
+    settle(a, 60)  # not while the players have not confirmed the result (issue 34)
+    assert setup(a) is None
+    confirm(a)
     assert a.app.setup.result_seconds == 32.0  # each of the 4 statistics pages for 8 s
     settle(a, a.app.setup.result_seconds - 1)
-    assert setup(a) is None and shown(a)["page"] == "fouls"  # the result's last page
+    assert setup(a) is None
     settle(a, 2)
     assert setup(a)["mode"] == "menu"
+    settle(a, 3)  # past the moment it opened (a press then was meant for the result)
     keys(a, "u")  # UNDO goes back: the result again, the match untouched
     assert setup(a) is None and shown(a)["phase"] == "match-over"
-    keys(a, "u")  # and UNDO in play takes back play: the winning ball
-    assert shown(a)["phase"] == "break" and shown(a)["score"] == {"A": 0, "B": 0}
+    keys(a, "u")  # and UNDO does not take the confirmed result back: it is final
+    assert shown(a)["phase"] == "match-over" and shown(a)["score"] == {"A": 1, "B": 0}
 
 
 def test_a_long_foul_press_at_the_lag_sets_up_this_match_and_undo_never_takes_it_back(
@@ -212,14 +225,18 @@ def test_the_language_chosen_at_the_table_is_the_screens(table):
 def test_an_undo_hold_in_the_setup_still_asks_for_a_new_match(table, tmp_path):
     a = table()
     win_the_match(a)
+    confirm(a)
     keys(a, "b")  # the setup opens
+    assert setup(a) is not None
     keys(a, "U u")  # the old habit: UNDO held, UNDO: a new match, never an undone shot
     s = shown(a)
     assert s["phase"] == "lag" and "setup" not in s and len(list_archive(tmp_path)) == 1
 
 
-def test_foul_after_the_result_opens_the_setup_too(table):
+def test_foul_after_the_result_turns_a_page_and_never_opens_the_setup(table):
     a = table()
     win_the_match(a)
-    keys(a, "f")
-    assert setup(a)["row"] == "start" and shown(a)["phase"] == "match-over"
+    confirm(a)
+    keys(a, "f f f")  # issue 34: pages, never the setup's Start
+    assert setup(a) is None and shown(a)["phase"] == "match-over"
+    assert shown(a)["page"] != "result"

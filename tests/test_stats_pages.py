@@ -52,14 +52,14 @@ def test_the_pages_turn_by_themselves_every_page_seconds(make_app):
 def test_the_next_frame_or_an_undo_leaves_the_pages(make_app):
     app = make_app(FRAME)
     frame_won(app)
-    feed(app, ButtonPress("foul", 5.0))
-    s = feed(app, ButtonPress("undo", 6.0))  # the ball that won the frame taken back
+    feed(app, ButtonPress("foul", 9.0))  # past the winning stroke's 5 s: a page
+    s = feed(app, ButtonPress("undo", 10.0))  # the ball that won the frame taken back
     assert s["phase"] == "play" and s["score"]["A"] == 1 and "page" not in s
     assert at(app, 100.0) == s  # no page turns during play
     s = feed(app, Pot(3, 101.0))  # the frame ends again: from its result
     assert s["phase"] == "frame-over" and s["page"] == "result"
-    feed(app, ButtonPress("foul", 102.0))
-    s = feed(app, ButtonPress("B", 103.0))  # A or B: the next frame, from any page
+    feed(app, ButtonPress("foul", 107.0))
+    s = feed(app, ButtonPress("B", 108.0))  # A or B: the next frame, from any page
     assert s["phase"] == "break" and s["frame"] == 2 and "page" not in s
 
 
@@ -73,11 +73,18 @@ def test_the_match_over_screen_turns_its_pages_by_time(make_app, page):
     assert s["frame_scores"] == [[2, 0]] and s["frame_times"] == [1]
 
 
-def test_after_the_match_FOUL_is_left_to_the_next_match_s_setup(make_app):
+def test_after_the_match_FOUL_turns_the_pages_too_never_the_setup(make_app):
     app = make_app(FRAME.replace("race = 2", "race = 1") + "[display]\npage_seconds = 0\n")
     frame_won(app, "match-over")
-    s = feed(app, ButtonPress("foul", 20.0))  # the winning shot long closed
-    assert s["phase"] == "match-over" and s.get("page") == "result"  # the setup's press
+    s = feed(app, ButtonPress("foul", 20.0))  # the winning shot long closed (issue 34)
+    assert s["phase"] == "match-over" and s.get("page") == "frames" and "setup" not in s
+
+
+def test_GR_22_3_FOUL_within_the_winning_stroke_s_window_is_its_foul_not_a_page(make_app):
+    app = make_app(FRAME + "[display]\npage_seconds = 0\n")
+    frame_won(app)  # its last ball at 3 s
+    s = feed(app, ButtonPress("foul", 7.5))
+    assert s["phase"] == "break-foul" and s["score"] == {"A": 0, "B": 1} and "page" not in s
 
 
 def test_during_play_FOUL_is_still_a_foul(make_app):

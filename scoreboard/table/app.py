@@ -307,6 +307,7 @@ class App(Steps):
         for name, value in self._panel_timings().items():  # the open shot stays open
             setattr(self.panel, name, value)
         self.pages.every = config.display.page_seconds
+        self.confirm.seconds = config.timings.confirm_result  # from the next match's end
         s = config.shot_clock
         self.shot_clock.seconds, self.shot_clock.warning = s.seconds, s.warning
         self.shot_clock.extension = s.extension

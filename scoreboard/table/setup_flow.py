@@ -66,6 +66,7 @@ class SetupFlow:
         self.clock = clock
         self.log = log
         self.opened_by_itself: float | None = None  # when the setup opened by itself
+        self._take_when_closed = False  # settings came while the result was being confirmed
 
     @property
     def match(self):
@@ -96,6 +97,8 @@ class SetupFlow:
             where = self.take_settings(settings)
         else:
             self.desk.wait(settings)
+            # Sent once the match was over: taken the moment its players close the result.
+            self._take_when_closed = self.match.phase == Phase.MATCH_OVER
             self.presenter.set_hint("setup-next-match")
             where = command.PENDING
         self.log(f"setup from {event.source}: {where}")
@@ -108,11 +111,13 @@ class SetupFlow:
         return self.match.phase == Phase.MATCH_OVER and confirmation_of(lines).closed is not None
 
     def result_closed(self) -> None:
-        """The result is closed: a club's game that waited for the table is taken at once;
-        else the result stays, then the setup screen opens by itself."""
-        waiting = self.desk.kept.pending
-        if waiting is not None and waiting.assign:
-            self.log(f"the result is closed: the club's game {waiting.assign} starts")
+        """The result is closed: a club's game that waited for the table, or settings sent
+        after the match ended, are taken at once; else the result stays, then the setup
+        screen opens by itself."""
+        waiting, sent_after = self.desk.kept.pending, self._take_when_closed
+        self._take_when_closed = False
+        if waiting is not None and (waiting.assign or sent_after):
+            self.log(f"the result is closed: the next match starts ({waiting.assign or 'sent'})")
             self.take_settings(waiting)
             return
         self.after_result()
