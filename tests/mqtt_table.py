@@ -7,6 +7,7 @@ import dataclasses
 import json
 
 from scoreboard import config as configuration
+from scoreboard.core.confirmation import TIMED_OUT_COMMENT, confirm_line
 from scoreboard.core.matchlog import replay
 from scoreboard.core.summary import summarise
 from scoreboard.store.journal import Journal
@@ -17,6 +18,16 @@ def match_lines(started: str, a="Olena", b="Taras", *, pots=(3, 5)) -> list[str]
     return [f"# match started {started}", f"players {a} {b}", "race 1", "target 8", "break A"] + [
         f"shot pots={n}" for n in pots
     ]
+
+
+def closed(lines: list[str], how: str = "confirmed") -> list[str]:
+    """A finished match's lines as the table's journal holds them once its players have
+    closed the result (issue 34): both pressed their buttons ("confirmed"), or their time ran
+    out ("timed-out"). Only then does the network side send the result."""
+    if how == "confirmed":
+        return [*lines, confirm_line("A"), confirm_line("B")]
+    assert how == "timed-out", how
+    return [*lines, confirm_line("A"), TIMED_OUT_COMMENT]  # one of them pressed, not both
 
 
 def snapshot(lines: list[str]) -> dict:

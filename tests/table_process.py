@@ -1,14 +1,18 @@
 """One table in an OS process of its own, for `make tournament-test`: the Appliance on
 gpiozero's mock pins in simulated time, its real journal in STATE_DIR, its real MQTT
 publisher on the broker at PORT as table NAME. The test drives it over stdin, one command a
-line, answered "ok" on stdout: `press A|B` (a player's button), `ball N` (a ball in pocket N).
+line, answered "ok" on stdout: `press A|B` (a player's button: after a match, his press that
+confirms the result, issue 34), `ball N` (a ball in pocket N), `wait S` (S seconds of the
+table's simulated time pass, nobody touching it: a result nobody confirms times out after
+`[timings] confirm_result`, CONFIRM_SECONDS if given, else the default 180).
 Prints "ready" once started. Killed with SIGKILL for a power cut; started again on the
 same STATE_DIR.
 
-    python tests/table_process.py STATE_DIR PORT NAME
+    python tests/table_process.py STATE_DIR PORT NAME [CONFIRM_SECONDS]
 """
 
 import asyncio
+import dataclasses
 import sys
 from types import SimpleNamespace
 
@@ -35,10 +39,20 @@ def act(a, line: str) -> None:
         settle(a, 0.04)
         pin.drive_high()
         settle(a, 0.05)
+    elif word == "wait":
+        settle(a, float(arg), step=0.1)
 
 
-async def main(state_dir: str, port: str, name: str) -> None:
-    a = table(state_dir, table_config(SimpleNamespace(port=int(port)), name))
+def config(port: str, name: str, confirm_seconds: str | None):
+    cfg = table_config(SimpleNamespace(port=int(port)), name)
+    if confirm_seconds is None:
+        return cfg
+    timings = dataclasses.replace(cfg.timings, confirm_result=float(confirm_seconds))
+    return dataclasses.replace(cfg, timings=timings)
+
+
+async def main(state_dir: str, port: str, name: str, confirm_seconds: str | None = None) -> None:
+    a = table(state_dir, config(port, name, confirm_seconds))
     client = TableClient(socket_path(state_dir))
     client.start()
     asyncio.ensure_future(serve(a.config, client, state_dir=state_dir))

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 from helpers import until
-from mqtt_table import Feed, match_lines, state_message, write_journal
+from mqtt_table import Feed, closed, match_lines, state_message, write_journal
 
 from scoreboard import config as configuration
 from scoreboard.club.broker import BrokerSettings, ClubClient
@@ -402,8 +402,10 @@ def test_broker_killed_and_restarted_state_and_results_arrive_once(broker, tmp_p
             await until(lambda: (run.view("t1") or {}).get("score"), what="the table")
             broker.kill()
             await until(lambda: not publisher.connected and not run.club.linked, what="loss")
-            final = match_lines(STARTED, pots=(3, 5))
-            write_journal(tmp_path / "t1", final)  # the app's journal, before it shows
+            # The last ball, then both players confirm the result (issue 34): the app's
+            # journal, before it shows; only the closed result is sent.
+            final = closed(match_lines(STARTED, pots=(3, 5)))
+            write_journal(tmp_path / "t1", final)
             run.tables["t1"][1].put(state_message(final))
             await until(lambda: publisher.state["phase"] == "match-over", what="the end")
             broker.start()
@@ -412,6 +414,7 @@ def test_broker_killed_and_restarted_state_and_results_arrive_once(broker, tmp_p
             await until(lambda: publisher.results.acked, what="the PUBACK")
             assert run.view("t1")["status"] == "idle"
             assert len(run.book.by_key) == 1
+            assert next(iter(run.book.by_key.values()))["confirmation"] == "confirmed"
             assert publisher.results_sent == 1  # paho's own resend, not ours as well
             response = await run.http.get("/results.csv", params={"day": _day(run)})
             rows = (await response.text()).splitlines()

@@ -225,3 +225,25 @@ def test_a_press_the_moment_the_setup_opens_by_itself_does_nothing(table):
     assert "setup" in s
     s, _ = go(app, ButtonPress("foul", 21.0 + 60.5))  # meant for the page it covered
     assert "setup" in s and s["phase"] == "match-over"  # not started
+
+
+def test_the_setup_never_opens_over_a_later_match_s_open_result(table):
+    """The setup's timer after a closed result belongs to that match: a rematch that ended
+    with as many events before it fired keeps asking its players to confirm."""
+    app = table()
+    eight_to_nothing(app)
+    go(app, ButtonPress("A", 17.0), ButtonPress("B", 17.6))  # closed: the setup's timer runs
+    go(app, ButtonPress("A", 18.2))  # A opens the setup at once
+    s, _ = go(app, ButtonPress("foul", 19.0))  # Start: the rematch
+    assert s["phase"] == "lag"
+    go(app, ButtonPress("A", 21.0))  # the same course as the first match, 20 s later
+    for i, pocket in enumerate((1, 2, 3, 4)):
+        go(app, Pot(pocket, 22.0 + i * 0.1))
+    for i, pocket in enumerate((5, 6, 1)):
+        go(app, Pot(pocket, 29.0 + i * 0.1))
+    s, _ = go(app, Pot(2, 36.0))
+    assert s["phase"] == "match-over" and s["confirmation"]["closed"] is None
+    s, _ = when(app, 17.6 + 40.0)  # the first match's timer has fired by now
+    assert "setup" not in s
+    s, _ = go(app, ButtonPress("A", 58.0), ButtonPress("B", 59.0))
+    assert s["confirmation"]["closed"] == "confirmed"

@@ -120,14 +120,14 @@ def test_the_acl_lets_the_real_publisher_say_everything_it_says(secured, tmp_pat
     import json
 
     from helpers import until
-    from mqtt_table import Feed, match_lines, state_message, write_journal
+    from mqtt_table import Feed, closed, match_lines, state_message, write_journal
 
     from scoreboard import config as configuration
     from scoreboard.mqtt.publisher import Publisher
 
     club = Listener(secured, "fp/v1/#", username="club", password="pwc")
     ha = Listener(secured, "homeassistant/#", username="homeassistant", password="pwh")
-    lines = match_lines("2026-12-03T10:00:00Z")
+    lines = closed(match_lines("2026-12-03T10:00:00Z"))  # both confirmed it (issue 34)
     write_journal(tmp_path, lines)
     config = configuration.loads(
         f'[mqtt]\nenabled = true\nhost = "127.0.0.1"\nport = {secured.port}\n'
@@ -155,6 +155,8 @@ def test_the_acl_lets_the_real_publisher_say_everything_it_says(secured, tmp_pat
     wait_for(lambda: wanted <= {m[0] for m in club.messages}, what=f"all of {wanted}")
     wait_for(lambda: club.on(t + "availability")[-1] == b"offline", what="offline on leaving")
     assert json.loads(club.on(t + "state")[-1])["winner"] == "A"
+    result = json.loads(club.on(t + "result/20261203T100000Z")[-1])
+    assert result["confirmation"] == "confirmed"
     club.close()
     ha.close()
 

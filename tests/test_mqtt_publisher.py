@@ -7,7 +7,15 @@ import json
 import pytest
 from broker import Listener
 from helpers import until
-from mqtt_table import Feed, archive, decoded, match_lines, state_message, write_journal
+from mqtt_table import (
+    Feed,
+    archive,
+    closed,
+    decoded,
+    match_lines,
+    state_message,
+    write_journal,
+)
 
 from scoreboard import config as configuration
 from scoreboard.mqtt import discovery, topics
@@ -103,7 +111,7 @@ def test_home_assistant_online_gets_discovery_again(broker, tmp_path):
 
 
 def test_a_finished_match_is_published_once_and_remembered_after_its_puback(broker, tmp_path):
-    lines = match_lines(STARTED)
+    lines = closed(match_lines(STARTED))  # both players confirmed it at the table (issue 34)
     write_journal(tmp_path, lines)
     listener = Listener(broker, "fp/v1/t1/result/#")
 
@@ -125,6 +133,7 @@ def test_a_finished_match_is_published_once_and_remembered_after_its_puback(brok
     result = json.loads(listener.on(f"fp/v1/t1/result/{MATCH_ID}")[0])
     assert result["winner"] == "A" and result["frames"] == {"A": 1, "B": 0}
     assert result["match_id"] == MATCH_ID and result["table"] == "t1"
+    assert result["confirmation"] == "confirmed"
     assert MATCH_ID in json.loads((tmp_path / FILE_NAME).read_text())["acked"]
     # Archived later (a new match started): the same match, not sent again.
     archive(tmp_path, lines)
@@ -138,8 +147,8 @@ def test_a_finished_match_is_published_once_and_remembered_after_its_puback(brok
 def test_a_result_waits_on_disk_for_a_broker_that_is_down(broker, tmp_path):
     """The broker is down when the match ends and the network process is restarted before
     it comes back: the result is sent from the journal once the broker is there (nothing is
-    held only in memory)."""
-    lines = match_lines(STARTED)
+    held only in memory). Here the players did not confirm it: their time ran out (issue 34)."""
+    lines = closed(match_lines(STARTED), "timed-out")
     broker.kill()
 
     async def while_down():
@@ -164,7 +173,8 @@ def test_a_result_waits_on_disk_for_a_broker_that_is_down(broker, tmp_path):
 
     asyncio.run(after())
     _wait(lambda: listener.on(f"fp/v1/t1/result/{MATCH_ID}"), listener)
-    assert json.loads(listener.on(f"fp/v1/t1/result/{MATCH_ID}")[0])["winner"] == "A"
+    result = json.loads(listener.on(f"fp/v1/t1/result/{MATCH_ID}")[0])
+    assert result["winner"] == "A" and result["confirmation"] == "timed-out"
     listener.close()
 
 
@@ -305,7 +315,7 @@ def test_topics_split_back():
 def test_a_folder_that_refuses_the_record_does_not_stop_the_publisher(broker, tmp_path, caplog):
     """The record of acknowledged results cannot be written (here: a file stands where its
     folder should be): the finished match is published all the same, and said."""
-    lines = match_lines(STARTED)
+    lines = closed(match_lines(STARTED))
     write_journal(tmp_path, lines)
     (tmp_path / "blocked").write_text("a file, not a folder")
     listener = Listener(broker, "fp/v1/t1/result/#")
@@ -320,6 +330,7 @@ def test_a_folder_that_refuses_the_record_does_not_stop_the_publisher(broker, tm
 
     asyncio.run(body())
     _wait(lambda: listener.on(f"fp/v1/t1/result/{MATCH_ID}"), listener)
+    assert json.loads(listener.on(f"fp/v1/t1/result/{MATCH_ID}")[0])["confirmation"] == "confirmed"
     assert "cannot keep" in caplog.text
     listener.close()
 
@@ -329,12 +340,28 @@ def test_a_match_that_ended_before_the_first_publish_is_sent_while_it_is_the_tab
     table shows now: one that ended a second before the network side first started."""
     from scoreboard.mqtt.results import Results
 
-    write_journal(tmp_path, match_lines(STARTED))
+    write_journal(tmp_path, closed(match_lines(STARTED)))
     old = Results("t1", tmp_path)
     old.since = "2999-01-01T00:00:00Z"  # as if the publisher first ran long after it ended
     assert [r["match_id"] for r in old.pending()] == [MATCH_ID]
-    archive(tmp_path, match_lines(STARTED))
+    archive(tmp_path, closed(match_lines(STARTED)))
     assert old.pending() == []  # archived before the first publish: history, not sent
+
+
+@pytest.mark.parametrize("how", ["confirmed", "timed-out"])
+def test_the_match_just_finished_is_sent_only_once_its_players_closed_the_result(tmp_path, how):
+    """Issue 34: while the players have not confirmed the result at the table (one press is
+    not both), the match just finished is not the club's yet; closed, it is, saying how."""
+    from scoreboard.core.confirmation import TIMED_OUT_COMMENT, confirm_line
+    from scoreboard.mqtt.results import Results
+
+    lines = match_lines(STARTED)
+    write_journal(tmp_path, [*lines, confirm_line("B")])
+    results = Results("t1", tmp_path)
+    assert results.pending() == []
+    # A presses too, or the time runs out without him
+    write_journal(tmp_path, [confirm_line("A") if how == "confirmed" else TIMED_OUT_COMMENT])
+    assert [(r["match_id"], r["confirmation"]) for r in results.pending()] == [(MATCH_ID, how)]
 
 
 def test_an_assign_the_table_did_not_answer_in_time_is_never_sent_again():

@@ -113,17 +113,34 @@ class Hall:
                     return n, game
         return None
 
-    def play(self, n, winner: str, *, cut=None):
+    def play(self, n, winner: str, *, cut=None, confirm=True):
         """The match at table `n` to the end, `winner` breaking and potting two balls (race 1,
-        target 2); `cut(n)` between the two balls, if given."""
+        target 2); `cut(n)` between the two balls, if given. Then the players confirm the
+        result, each with his own button (issue 34: only a closed result goes to the club and
+        frees the table); with `confirm=False` they walk away, and it closes as timed out once
+        `[timings] confirm_result` has passed (simulated time)."""
         self.pumping = False
         a = self.tables[n]
+        if not confirm:
+            # They came to the table a minute after the game was sent. (Needed: the setup
+            # screen's timer from the table's last match, when its result closed, would open
+            # the setup over this match's open result if this match ended as quickly with as
+            # many events: SetupFlow.after_result tells matches apart by that count alone.)
+            settle(a, 60, step=1.0)
         press(a, winner)
         ball(a, 0)
         if cut is not None:
             cut(n)
             a = self.tables[n]
         ball(a, 1)
+        if confirm:
+            press(a, "A")
+            press(a, "B")
+            assert a.app.confirm.state().closed == "confirmed"
+        else:
+            assert a.app.confirm.open()
+            settle(a, a.config.timings.confirm_result + 0.1, step=1.0)
+            assert a.app.confirm.state().closed == "timed-out"
         self.pumping = True
 
     async def close(self):
@@ -150,6 +167,27 @@ def recount(tmp_path, names, tid, players_in_seed_order, kind, settings=None) ->
     return bracket
 
 
+def confirmations(tmp_path, names, tid) -> dict:
+    """How each game's result was closed at its table (issue 34), from the tables' own logs."""
+    closed = {}
+    for n in names:
+        for row in rows(tmp_path / n):
+            if (row.get("assign") or "").startswith(f"T{tid}-"):
+                closed[row["assign"].split("-", 1)[1]] = row["confirmation"]
+    return closed
+
+
+def booked(book, tid) -> dict:
+    """How each game's result was closed, as the club's result book has it from the tables
+    (a part of them: the book keys a result by its table and the second its match started,
+    and here a table's next match often starts within the same second)."""
+    return {
+        r["assign"].split("-", 1)[1]: r["confirmation"]
+        for r in book.by_key.values()
+        if (r.get("assign") or "").startswith(f"T{tid}-")
+    }
+
+
 def test_a_knockout_is_played_on_two_tables_by_themselves(broker, tmp_path):
     async def body():
         hall = Hall(broker, tmp_path, ("t1", "t2"))
@@ -174,6 +212,9 @@ def test_a_knockout_is_played_on_two_tables_by_themselves(broker, tmp_path):
         assert t.bracket.champion() == again.champion() is not None
         history = tournaments.history(hall.engine, tid)
         assert {h["by"] for h in history} <= {"table t1", "table t2"} and len(history) == 3
+        closed = confirmations(tmp_path, ("t1", "t2"), tid)
+        assert closed == dict.fromkeys(played, "confirmed")
+        assert booked(hall.club.book, tid).items() <= closed.items() and booked(hall.club.book, tid)
         await hall.close()
 
     asyncio.run(body())
@@ -183,8 +224,10 @@ def test_a_double_elimination_through_a_table_restart_the_broker_and_the_club_re
     broker, tmp_path
 ):
     """8 players, out after two losses, on 3 tables. After the 3rd result the club restarts;
-    in the 6th game the table's process stops between two balls and starts again; after the
-    9th result the broker is killed and started again. The standings are the recount's."""
+    in the 6th game the table's process stops between two balls and starts again; the 8th
+    game's players leave without confirming its result, which goes when their time has run
+    out (issue 34); after the 9th result the broker is killed and started again. The
+    standings are the recount's."""
     names = ("t1", "t2", "t3")
 
     async def body():
@@ -199,7 +242,7 @@ def test_a_double_elimination_through_a_table_restart_the_broker_and_the_club_re
         while tournaments.load(hall.engine, tid).bracket.champion() is None:
             n, game = await until(lambda: hall.game_at(tid, played), what="a game at a table")
             cut = hall.restart_table if len(played) == 5 else None
-            hall.play(n, rng.choice("AB"), cut=cut)
+            hall.play(n, rng.choice("AB"), cut=cut, confirm=len(played) != 7)
             if cut is not None:
                 await until(lambda n=n: hall.network[n][0].connected, what="the table back")
             played.append(game)
@@ -219,6 +262,9 @@ def test_a_double_elimination_through_a_table_restart_the_broker_and_the_club_re
         assert t.bracket.standings() == again.standings()
         assert len(played) in (14, 15) and len(set(played)) == len(played)  # each game once
         assert len(tournaments.history(hall.engine, tid)) == len(played)  # each result once
+        closed = confirmations(tmp_path, names, tid)
+        assert closed == {g: "timed-out" if g == played[7] else "confirmed" for g in played}
+        assert booked(hall.club.book, tid).items() <= closed.items() and booked(hall.club.book, tid)
         await hall.close()
 
     asyncio.run(body())
@@ -250,6 +296,9 @@ def test_groups_then_a_final_are_played_on_two_tables_by_themselves(broker, tmp_
         assert all(g.startswith("G") for g in played[:6])
         assert t.bracket.champion() == again.champion() is not None
         assert t.bracket.standings() == again.standings()
+        closed = confirmations(tmp_path, ("t1", "t2"), tid)
+        assert closed == dict.fromkeys(played, "confirmed")
+        assert booked(hall.club.book, tid).items() <= closed.items() and booked(hall.club.book, tid)
         await hall.close()
 
     asyncio.run(body())

@@ -4,8 +4,10 @@
 through a real Mosquitto and a real `scoreboard club` process on SQLite and on PostgreSQL.
 Games are played at once on the tables, the winners by a seeded RNG. On the way: a table's
 power cut between two balls (SIGKILL, started again on its state folder), the broker stopped
-for two minutes while the tables play on, the club killed and started again mid-round. The
-standings must be the recount of the tables' own match logs."""
+for two minutes while the tables play on, the club killed and started again mid-round. After
+each match its players confirm the result at the table (issue 34), but at two tables, where
+they walk away and the result goes once its time (10 s there) has run out. The standings
+must be the recount of the tables' own match logs."""
 
 import asyncio
 import os
@@ -17,14 +19,18 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from test_tournament_on_tables import recount
+from test_tournament_on_tables import booked, confirmations, recount
 
+from scoreboard.club.results import ResultBook
 from scoreboard.clubdb import players, tournaments
 from scoreboard.clubdb.database import open_database
 from scoreboard.desk.bracket import DOUBLE
 
 HERE = Path(__file__).parent
 TABLES = [f"t{n}" for n in range(1, 9)]
+# The tables where the players leave without confirming the result: it times out there, after
+# the shortest `[timings] confirm_result` (simulated time: the test lets it pass).
+WALK_AWAY = {"t7": 10.0, "t8": 10.0}
 OUTAGE = float(os.environ.get("TOURNAMENT_OUTAGE", "120"))  # the broker away, seconds
 STALL = 120.0  # no game started or ended for this long (real processes, a loaded machine): stuck
 
@@ -39,9 +45,10 @@ class Table:
         self.start()
 
     def start(self) -> None:
+        confirm = [str(WALK_AWAY[self.name])] if self.name in WALK_AWAY else []
         self.process = subprocess.Popen(
             [sys.executable, str(HERE / "table_process.py"), str(self.folder), str(self.port)]
-            + [self.name],
+            + [self.name, *confirm],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=open(self.folder.parent / f"{self.name}.log", "ab"),  # noqa: SIM115
@@ -117,11 +124,16 @@ def test_32_players_double_elimination_on_8_table_processes(broker, tmp_path, da
     say("8 table processes and the club started")
     rng = random.Random(22)
     played: list[str] = []  # games whose last ball is in, in that order
+    closed: dict[str, str] = {}  # each game's result: confirmed, or timed out
     playing: dict[str, asyncio.Task] = {}  # table -> its game being played
     faults = {"cut": False, "broker": False, "club": False}
 
     async def play(n: str, game: str, cut: bool) -> None:
         side = rng.choice("AB")
+        if n in WALK_AWAY:
+            # The players come a minute after the game was sent (needed: see Hall.play in
+            # test_tournament_on_tables.py, the setup screen's timer of the last match).
+            await tables[n].do("wait 60")
         await tables[n].do(f"press {side}")
         await tables[n].do("ball 0")
         if cut:
@@ -129,6 +141,13 @@ def test_32_players_double_elimination_on_8_table_processes(broker, tmp_path, da
             await asyncio.to_thread(tables[n].cut)
         await tables[n].do("ball 1")
         played.append(game)
+        if n in WALK_AWAY:  # nobody confirms: the result goes when its time has run out
+            await tables[n].do(f"wait {WALK_AWAY[n] + 1}")
+            closed[game] = "timed-out"
+        else:  # both players confirm the result, each with his own button (issue 34)
+            await tables[n].do("press A")
+            await tables[n].do("press B")
+            closed[game] = "confirmed"
 
     async def body():
         progress, moved = (0, 0), time.monotonic()
@@ -192,7 +211,14 @@ def test_32_players_double_elimination_on_8_table_processes(broker, tmp_path, da
         assert t.bracket.champion() == again.champion() is not None
         assert len(played) in (62, 63) and len(set(played)) == len(played), "a game played twice"
         assert len(tournaments.history(engine, tid)) == len(played), "a result recorded twice"
-        say("the standings equal the recount from the tables' match logs; each game once")
+        assert confirmations(tmp_path, TABLES, tid) == closed, "not closed as the players did"
+        assert "timed-out" in closed.values() and "confirmed" in closed.values()
+        book = booked(ResultBook(tmp_path / "club"), tid)
+        assert book and book.items() <= closed.items(), "the club's book has it otherwise"
+        say(
+            "the standings equal the recount from the tables' match logs; each game once; "
+            f"{list(closed.values()).count('timed-out')} results timed out, the rest confirmed"
+        )
     finally:
         for table in tables.values():
             table.process.kill()

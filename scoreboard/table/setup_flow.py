@@ -127,11 +127,13 @@ class SetupFlow:
         by itself."""
         if not self.result_closed_now() or self.desk.is_open:
             return
-        events = len(self.match.events)
+        match, events = self.match, len(self.match.events)
 
         def result_shown():
-            same = self.match.phase == Phase.MATCH_OVER and len(self.match.events) == events
-            if same and not self.desk.is_open:
+            # The same match, as it was closed: not a later one (a rematch that ended with as
+            # many events), nor this one taken back and ended again.
+            same = self.match is match and len(match.events) == events
+            if same and self.result_closed_now() and not self.desk.is_open:
                 self.desk.open()
                 self.opened_by_itself = self.clock()
                 self.presenter.show()
