@@ -130,8 +130,8 @@ const deskBy = () => localStorage.getItem("desk-by") || "";
 async function keys() {
   const r = await fetch("/api/table-keys");
   if (!r.ok) return;
-  const { keys, not_taken } = await r.json();
-  document.querySelector("#keys tbody").replaceChildren(...keys.map((k) => {
+  const listed = await r.json();
+  document.querySelector("#keys tbody").replaceChildren(...listed.keys.map((k) => {
     const act = el("button", { type: "button", textContent: k.status === "approved" ? "withdraw" : "approve" });
     act.onclick = async () => {
       if (k.status === "approved" && !confirm(`Withdraw ${k.table}'s key? Its results are refused from then on.`)) return;
@@ -146,7 +146,7 @@ async function keys() {
         (k.decided_by ? ` by ${k.decided_by}` : "") }),
       el("td", {}, ...(k.status === "withdrawn" ? [] : [act])));
   }));
-  document.querySelector("#not-taken tbody").replaceChildren(...not_taken.map((n) =>
+  document.querySelector("#not-taken tbody").replaceChildren(...listed.not_taken.map((n) =>
     el("tr", { className: n.state }, el("td", { textContent: n.table }), el("td", { textContent: n.match_id }),
       el("td", { textContent: n.state }), el("td", { textContent: n.reason }), el("td", { textContent: n.at }))));
 }
