@@ -139,3 +139,41 @@ def test_issue_34_the_same_match_signed_again_is_the_same_result_to_the_table_an
     other = signature.sign(plain, load_or_make(tmp_path / "other"))
     assert digest(one) == digest(other) == digest(plain)
     assert digest({**plain, "log_sha256": "cd" * 32}) != digest(plain)  # UNDO, the same end
+
+
+def test_issue_34_a_table_that_cannot_sign_keeps_its_results_until_it_can(broker, tmp_path, caplog):
+    """A damaged key stops the publisher sending (an unsigned result would be refused by the
+    club, and never sent again once the broker had it); moved away, the next start makes a new
+    key and the result goes, signed by it."""
+    import logging
+
+    lines = match_lines(STARTED)
+    write_journal(tmp_path, lines)
+    damaged = tmp_path / "table-key.pem"
+    damaged.write_bytes(b"not a key")
+    listener = Listener(broker, f"fp/v1/t1/result/{MATCH_ID}", "fp/v1/t1/info")
+
+    async def run():
+        publisher = Publisher(mqtt_config(broker), state_dir=tmp_path)
+        publisher.start()
+        feed = Feed()
+        feed.put(state_message(lines))
+        task = asyncio.ensure_future(publisher.follow(feed))
+        await until(lambda: publisher.connected and publisher.state, what="connected")
+        await until(lambda: listener.on("fp/v1/t1/info"), what="its info")
+        feed.close()
+        await task
+        publisher.stop()
+        return publisher
+
+    with caplog.at_level(logging.WARNING, logger="scoreboard.mqtt"):
+        held_back = asyncio.run(run())
+    assert held_back.results_sent == 0 and held_back.results.acked == {}
+    assert "key" not in json.loads(listener.on("fp/v1/t1/info")[-1])
+    listener.close()
+    assert any("not an Ed25519 key" in r.getMessage() for r in caplog.records)
+    assert damaged.read_bytes() == b"not a key"  # never replaced by the table
+    damaged.rename(tmp_path / "table-key.pem.damaged")  # what the log says to do
+    result, info = published(broker, tmp_path, lines)
+    assert signature.check(result, key=read_public(tmp_path)) is None
+    assert info["key"] == result["key"]
