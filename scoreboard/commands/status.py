@@ -73,7 +73,7 @@ def cannot_read(where: str, exc: OSError) -> UsageError:
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "status",
-        help="print the state the journal holds",
+        help="print the state the journal holds, and the table's public key",
         description="The state that the journal holds: what the appliance shows after a restart.",
     )
     add_state_dir(parser)
