@@ -177,3 +177,27 @@ def test_issue_34_a_table_that_cannot_sign_keeps_its_results_until_it_can(broker
     result, info = published(broker, tmp_path, lines)
     assert signature.check(result, key=read_public(tmp_path)) is None
     assert info["key"] == result["key"]
+
+
+def test_issue_34_a_match_archived_before_results_carried_its_logs_digest_gets_it_once(tmp_path):
+    """An older table's archive has no `log_sha256` in its metadata: read from its log when it
+    is to be sent; one the broker had acknowledged before the update is not sent again."""
+    from scoreboard.core.matchlog import replay
+    from scoreboard.core.summary import summarise
+    from scoreboard.mqtt.results import Results
+    from scoreboard.store.journal import Journal
+
+    results = Results("t1", tmp_path)  # the table first published before the match ended
+    lines = match_lines(STARTED)
+    write_journal(tmp_path, lines)
+    old_meta = summarise(replay(lines), lines)
+    del old_meta["log_sha256"]  # as the table archived it before issue 34
+    with Journal(tmp_path) as journal:
+        journal.archive(old_meta)
+    (log,) = (tmp_path / ARCHIVE_DIR).glob("*.log")
+    (due,) = results.pending()
+    assert due["log_sha256"] == log_text_digest(log)
+    results.acked[MATCH_ID] = digest({k: v for k, v in due.items() if k != "log_sha256"})
+    assert results.pending() == []  # acknowledged before the update: not sent again
+    results.acked[MATCH_ID] = digest(due)
+    assert results.pending() == []  # acknowledged with it since

@@ -28,7 +28,7 @@ from scoreboard.signing.table_key import load_or_make
 PLAYED = {"W1-1": ("B", (1, 2), "confirmed"), "W1-2": ("A", (2, 0), "timed-out")}
 
 
-def play(tmp_path, database_url):
+def play(tmp_path, database_url, *, final=True):
     engine = open_database(database_url)
     ids = [players.add(engine, name) for name in ("Олена", "Bob", "Ира", "Dan")]
     tid = tournaments.create(engine, "Friday", SINGLE, ids, settings={"race": 2}, draw_seed=1)
@@ -48,8 +48,9 @@ def play(tmp_path, database_url):
         book.add(result)  # as the club takes a verified result (server.Club.take_result)
         matches.keep(engine, result, digest(result))
         assert runner.result(result)
-    final = tournaments.load(engine, tid).bracket.sides("W2-1")
-    tournaments.record(engine, tid, "W2-1", final[0], frames=(2, 1), by="staff Ira")
+    if final:
+        sides = tournaments.load(engine, tid).bracket.sides("W2-1")
+        tournaments.record(engine, tid, "W2-1", sides[0], frames=(2, 1), by="staff Ira")
     return engine, tid, book
 
 
@@ -193,3 +194,21 @@ def test_issue_34_scoreboard_verify_says_what_it_cannot_read(tmp_path, capsys):
     (tmp_path / "keys.txt").write_text("t1\n")
     assert main(["verify", str(tmp_path / "x.json"), "--keys", str(tmp_path / "keys.txt")]) == 2
     assert "line 1: `TABLE KEY`" in capsys.readouterr().err
+
+
+def test_issue_34_a_tournament_still_in_play_verifies_its_games_not_played_say_nothing(
+    tmp_path, capsys
+):
+    engine, tid, book = play(tmp_path, f"sqlite:///{tmp_path}/club.db", final=False)
+    export, keys = (
+        json.loads(x) if n == 0 else x.decode()
+        for n, x in enumerate(
+            served(tmp_path, engine, book, f"/api/tournaments/{tid}/export.json", "/table-keys.txt")
+        )
+    )
+    assert _game(export, "W2-1")["provenance"] is None  # the final, not played yet
+    status, out = verify(capsys, tmp_path, export, keys)
+    assert status == 0 and out.splitlines()[-1] == "2 verify, 0 do not, 0 not signed", out
+    _game(export, "W2-1")["winner"] = _game(export, "W2-1")["players"][0]  # made up
+    status, out = verify(capsys, tmp_path, export, keys)
+    assert status == 1 and "W2-1: DOES NOT VERIFY: says None but carries no signed result" in out

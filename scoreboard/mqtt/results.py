@@ -112,8 +112,10 @@ class Results:
                 continue
             if "log_sha256" not in result and log is not None:
                 # Archived before results carried it (issue 34): read from its log, once it
-                # is to be sent; acknowledged before as it was, it is not sent again.
-                result["log_sha256"] = log_sha256(parse(log.read_bytes()).lines)
+                # is to be sent; acknowledged before as it was, it is not sent again. A log
+                # that cannot be read: sent without it, signed all the same.
+                with contextlib.suppress(OSError):
+                    result["log_sha256"] = log_sha256(parse(log.read_bytes()).lines)
                 if self.acked.get(result["match_id"]) == digest(result):
                     continue
             out[result["match_id"]] = result

@@ -60,7 +60,11 @@ def check(exported, keys: dict[str, set[str]] | None = None) -> list[Checked]:
 
 
 def _decided(game) -> bool:
-    return isinstance(game, dict) and (game.get("winner") is not None or "result" in game)
+    """A game with a result, or that says it has one (a game not played yet, or a bye, has
+    neither a winner nor a provenance)."""
+    return isinstance(game, dict) and any(
+        game.get(k) is not None for k in ("winner", "provenance", "result")
+    )
 
 
 def _signed_result(result, keys) -> list[str]:
