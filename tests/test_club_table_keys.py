@@ -14,6 +14,7 @@ from helpers import until
 from mqtt_table import match_lines, write_journal
 from test_club import Running, result
 from test_club_players import STAFF
+from test_signing_results import CONFIRMED
 
 from scoreboard.club.results import ResultBook
 from scoreboard.club.server import Club
@@ -123,7 +124,7 @@ def test_issue_34_a_new_tables_result_is_held_until_the_staff_approve_its_key_th
     holds the result and says why; staff approve the key at the desk (HTTP, the password);
     the result is taken, kept in the book and the database, and its hold is gone."""
     engine = open_database(f"sqlite:///{tmp_path}/club.db")
-    lines = match_lines(STARTED)
+    lines = match_lines(STARTED) + CONFIRMED  # closed at the table: published
     (tmp_path / "t3").mkdir()
     write_journal(tmp_path / "t3", lines)
 

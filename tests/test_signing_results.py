@@ -18,6 +18,10 @@ from scoreboard.signing import signature
 from scoreboard.signing.table_key import load_or_make, read_public
 from scoreboard.store.journal import ARCHIVE_DIR, JOURNAL_NAME
 
+# Both players confirmed the result at the table (the journal's comments; issue 34): a table
+# publishes the match just finished once its result is closed.
+CONFIRMED = ["# confirm A", "# confirm B"]
+
 
 def log_text_digest(path) -> str:
     """The match log's digest as anyone computes it from the file: every line but the
@@ -50,7 +54,7 @@ def published(broker, state_dir, lines) -> tuple[dict, dict]:
 
 
 def test_issue_34_a_result_carries_its_logs_digest_and_a_signature_that_verifies(broker, tmp_path):
-    lines = match_lines(STARTED)
+    lines = match_lines(STARTED) + CONFIRMED
     write_journal(tmp_path, lines)
     result, info = published(broker, tmp_path, lines)
     public = read_public(tmp_path)
@@ -147,7 +151,7 @@ def test_issue_34_a_table_that_cannot_sign_keeps_its_results_until_it_can(broker
     key and the result goes, signed by it."""
     import logging
 
-    lines = match_lines(STARTED)
+    lines = match_lines(STARTED) + CONFIRMED
     write_journal(tmp_path, lines)
     damaged = tmp_path / "table-key.pem"
     damaged.write_bytes(b"not a key")
@@ -188,7 +192,7 @@ def test_issue_34_a_match_archived_before_results_carried_its_logs_digest_gets_i
     from scoreboard.store.journal import Journal
 
     results = Results("t1", tmp_path)  # the table first published before the match ended
-    lines = match_lines(STARTED)
+    lines = match_lines(STARTED) + CONFIRMED
     write_journal(tmp_path, lines)
     old_meta = summarise(replay(lines), lines)
     del old_meta["log_sha256"]  # as the table archived it before issue 34
