@@ -81,6 +81,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/desk.py
 	$(BIN)/python bench/attack_memory.py
 	$(BIN)/python bench/flood.py
+	$(BIN)/python bench/signing.py
 
 # Mutation testing of the rules, journal, lifecycle, pocket counting and debounce (issue 14):
 # slow (tens of minutes), so not part of `test`. Re-runs only what changed since the last run.

@@ -40,10 +40,12 @@ sys.path.insert(0, str(ROOT / "tests"))
 from broker import Broker, free_port, sample_autosave  # noqa: E402
 from mqtt_table import snapshot  # noqa: E402
 
-from scoreboard.clubdb import players, tournaments  # noqa: E402
+from scoreboard.clubdb import players, table_keys, tournaments  # noqa: E402
 from scoreboard.clubdb.database import open_database  # noqa: E402
 from scoreboard.desk.bracket import DOUBLE  # noqa: E402
 from scoreboard.mqtt import topics  # noqa: E402
+from scoreboard.signing import signature  # noqa: E402
+from scoreboard.signing.table_key import load_or_make  # noqa: E402
 
 IDLE = snapshot(["players A B", "race 1", "target 2"])  # a table waiting for its lag
 
@@ -68,10 +70,12 @@ def table_client(port: int, name: str, assigns: queue.Queue) -> paho.Client:
     return client
 
 
-def result_payload(assign: dict, side: str, n: int) -> dict:
+def result_payload(table: str, assign: dict, side: str, n: int) -> dict:
     at = topics.now_iso()
     a, b = assign["players"]
     return {
+        "table": table,
+        "match_id": f"m{n}",
         "started": at,
         "first_shot": at,
         "ended": at,
@@ -94,6 +98,9 @@ async def run(tables: int, count: int, folder: Path) -> dict:
     tid = tournaments.create(
         engine, "Bench", DOUBLE, ids, settings={"race": 1, "target": 2}, draw_seed=22
     )
+    keys = {f"t{n}": load_or_make(folder / f"t{n}") for n in range(1, tables + 1)}
+    for name, key in keys.items():  # the staff approved each table's key (issue 34)
+        table_keys.decide(engine, name, key.public, table_keys.APPROVED, by="staff")
     engine.dispose()
     broker = Broker(folder / "broker", autosave=sample_autosave()).start()
     port = free_port()
@@ -131,7 +138,12 @@ async def run(tables: int, count: int, folder: Path) -> dict:
                 t0 = time.monotonic()
                 clients[int(table[1:]) - 1].publish(
                     topics.topic(table, topics.RESULT, f"m{figures['results']}"),
-                    topics.encode(result_payload(assign, rng.choice("AB"), figures["results"])),
+                    topics.encode(
+                        signature.sign(
+                            result_payload(table, assign, rng.choice("AB"), figures["results"]),
+                            keys[table],
+                        )
+                    ),
                     qos=1,
                 )
                 figures["results"] += 1

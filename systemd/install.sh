@@ -48,8 +48,9 @@ CONFIG=/etc/scoreboard/scoreboard.toml
 # The admin who ran `sudo install.sh`: gets `scoreboard status` without sudo.
 ADMIN="${SUDO_USER:-}"
 # Built for the Pi by Raspberry Pi OS; the venv sees them (--system-site-packages), so pip
-# finds the [pi] extra's lgpio and spidev installed and has nothing to compile.
-SYSTEM_PACKAGES=(lgpio:python3-lgpio spidev:python3-spidev)
+# finds the [pi] extra's lgpio and spidev, and the signing of results' cryptography (issue
+# 34), installed and has nothing to compile.
+SYSTEM_PACKAGES=(lgpio:python3-lgpio spidev:python3-spidev cryptography:python3-cryptography)
 REBOOT=0
 
 say() { echo "scoreboard install: $*"; }
@@ -85,7 +86,7 @@ create_user() {
 install_system_packages() {
     local pair missing=()
     if [ -n "$ROOT" ]; then
-        return  # an image: its own package list must hold python3-lgpio and python3-spidev
+        return  # an image: its own package list holds python3-lgpio, -spidev, -cryptography
     fi
     for pair in "${SYSTEM_PACKAGES[@]}"; do
         "$PYTHON" -c "import ${pair%%:*}" 2>/dev/null || missing+=("${pair#*:}")
@@ -93,11 +94,11 @@ install_system_packages() {
     if [ ${#missing[@]} -eq 0 ]; then
         return
     fi
-    command -v apt-get >/dev/null || die "install ${missing[*]} (the Pi's GPIO and SPI) and try again"
+    command -v apt-get >/dev/null || die "install ${missing[*]} (the Pi's GPIO and SPI, the results' signing) and try again"
     say "installing ${missing[*]} with apt"
     # A fresh Raspberry Pi OS image ships without package lists.
     apt-get install -y -q "${missing[@]}" || { apt-get update -q && apt-get install -y -q "${missing[@]}"; } \
-        || die "apt could not install ${missing[*]}: the GPIO pins and SPI displays need them"
+        || die "apt could not install ${missing[*]}: the GPIO pins, SPI displays and signed results need them"
 }
 
 install_program() {

@@ -87,3 +87,14 @@ def table_config(broker, name: str):
     return dataclasses.replace(
         cfg, sensors=dataclasses.replace(cfg.sensors, source="gpio"), mqtt=mqtt
     )
+
+
+def approve_table_keys(engine, folders: dict) -> None:
+    """The club's staff approve each table's key (issue 34) as read off the table (`scoreboard
+    status`): {table: its state folder}. The key is made there by the table's start."""
+    from scoreboard.clubdb import table_keys
+    from scoreboard.signing.table_key import load_or_make
+
+    for name, folder in folders.items():
+        key = load_or_make(folder).public
+        table_keys.decide(engine, name, key, table_keys.APPROVED, by="staff")

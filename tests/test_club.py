@@ -276,10 +276,10 @@ def test_staff_writes_take_user_staff_lock_after_five_wrong_and_check_the_host(t
 class Running:
     """Tables (publishers) and the club on one asyncio loop, a real broker between them."""
 
-    def __init__(self, broker, tmp_path, *, staff=""):
+    def __init__(self, broker, tmp_path, *, staff="", database=None):
         self.broker, self.tmp = broker, tmp_path
         self.book = ResultBook(tmp_path / "club")
-        self.club = Club(book=self.book, staff_password=staff)
+        self.club = Club(book=self.book, staff_password=staff, database=database)
         settings = BrokerSettings(host="127.0.0.1", port=broker.port, keepalive=2)
         self.client = ClubClient(settings, on_message=self.club.take, on_link=self.club.link)
         self.club.client = self.client

@@ -8,11 +8,13 @@ import logging
 from scoreboard.club.book_import import import_books
 from scoreboard.club.results import ResultBook
 from scoreboard.club.server import Club
-from scoreboard.clubdb import matches
+from scoreboard.clubdb import matches, table_keys
 from scoreboard.clubdb.database import open_database
 from scoreboard.commands.club import import_results
 from scoreboard.mqtt import topics
 from scoreboard.mqtt.results import digest
+from scoreboard.signing import signature
+from scoreboard.signing.table_key import load_or_make
 
 
 def result(table="t1", hour=10, a="Olena", b="Taras", frames=(2, 1), **more):
@@ -57,7 +59,9 @@ def test_a_result_is_kept_once_and_a_changed_one_replaces_it(database_url):
 def test_the_club_keeps_a_tables_result_in_its_database(tmp_path, database_url):
     engine = open_database(database_url)
     club = Club(book=ResultBook(tmp_path / "book"), database=engine)
-    sent = result(table="t3")
+    key = load_or_make(tmp_path / "t3")  # the table's, approved by the staff (issue 34)
+    table_keys.decide(engine, "t3", key.public, table_keys.APPROVED, by="staff")
+    sent = signature.sign(result(table="t3"), key)
     club.take(topics.topic("t3", topics.RESULT, sent["match_id"]), json.dumps(sent).encode())
     club.take(
         topics.topic("t3", topics.RESULT, sent["match_id"]), json.dumps(sent).encode()

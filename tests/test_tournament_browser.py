@@ -11,7 +11,7 @@ import paho.mqtt.client as paho
 import pytest
 from browser import chromium
 from helpers import PATIENCE, until
-from mqtt_table import match_lines, state_message
+from mqtt_table import approve_table_keys, match_lines, state_message
 from test_club_browser import GALLERY, serve_club, table_publisher
 
 from scoreboard.club.results import ResultBook
@@ -21,6 +21,8 @@ from scoreboard.clubdb.database import open_database
 from scoreboard.core.matchlog import replay
 from scoreboard.core.summary import summarise
 from scoreboard.mqtt.results import payload
+from scoreboard.signing import signature
+from scoreboard.signing.table_key import load_or_make
 
 STAFF = {"Authorization": "Basic c3RhZmY6Y3Vl"}  # staff:cue
 NAMES = ["Олена", "Тарас", "Ія", "Петро", "Марко", "Софія", "Богдан", "Ірина"]
@@ -46,6 +48,7 @@ async def test_the_bracket_moves_on_as_the_tables_results_arrive(broker, tmp_pat
             publisher.take(state_message(["players A B", "race 1"]))  # idle: the lag
             publishers.append(publisher)
         await until(lambda: len(club.hall.tables) == 4 and club.linked, what="four tables")
+        approve_table_keys(engine, {f"t{n}": tmp_path / f"t{n}" for n in range(1, 5)})
         import aiohttp
 
         async with aiohttp.ClientSession() as http:
@@ -94,6 +97,7 @@ async def test_the_bracket_moves_on_as_the_tables_results_arrive(broker, tmp_pat
                 assign = club.hall.tables[table].assign
                 a, b = assign["players"]
                 result = table_result(table, assign["id"], a, b, f"2026-12-04T1{n}:00:00Z")
+                result = signature.sign(result, load_or_make(tmp_path / table))  # issue 34
                 table_mqtt.publish(
                     f"fp/v1/{table}/result/{result['match_id']}",
                     json.dumps(result),

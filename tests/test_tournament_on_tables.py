@@ -12,7 +12,7 @@ import random
 
 from bridge_helpers import table
 from helpers import settle, until
-from mqtt_table import table_config
+from mqtt_table import approve_table_keys, table_config
 
 from scoreboard.bridge import socket_path
 from scoreboard.bridge.client import TableClient
@@ -52,6 +52,7 @@ class Hall:
         self.url = f"sqlite:///{tmp_path}/club.db"
         self.engine = open_database(self.url)
         self.tables = {n: table(tmp_path / n, table_config(broker, n)) for n in names}
+        approve_table_keys(self.engine, {n: tmp_path / n for n in names})  # issue 34
         self.pumping = True
         self.network: dict[str, tuple] = {}
         self.club = self.club_client = None

@@ -153,6 +153,7 @@ class DeskApi:
             t = await asyncio.to_thread(tournaments.load, engine, int(request.match_info["id"]))
         except (TournamentError, ValueError):
             raise web.HTTPNotFound(text="no such tournament") from None
+        sources = await asyncio.to_thread(_sources, engine, t)
         b = t.bracket
         names = self._table_names()
         runner = self.runners.get(t.id)
@@ -173,6 +174,7 @@ class DeskApi:
                     "players": [_name(a), _name(bb)],
                     "winner": result.winner if result else None,
                     "frames": list(result.frames) if result and result.frames else None,
+                    "provenance": sources.get(game.id),  # issue 34: the table's, or staff's
                 }
             )
         groups = (
@@ -270,6 +272,19 @@ class DeskApi:
             self.runners.pop(runner.id, None)
             LOGGER.info("club: tournament %s is over", runner.id)
         return sent
+
+
+def _sources(engine, t) -> dict[str, str]:
+    """Where each decided game's result came from (club/tournament_export.py `source`)."""
+    from scoreboard.club.tournament_export import source, table_result_of
+    from scoreboard.clubdb import matches, tournaments
+
+    played = tournaments.played(engine, t.id)
+    results = matches.for_tournament(engine, t.id)
+    return {
+        game: source(where, table_result_of(t.id, game, where, results))[0]
+        for game, where in played.items()
+    }
 
 
 def _row(row) -> dict:

@@ -7,6 +7,9 @@ the table after the end, then another end) replaces it. Each day's book is a fil
 (``<data_dir>/results-YYYY-MM-DD.jsonl``, the day the match ended, in the club's time zone),
 appended and fsynced, so a restart of the club keeps the day's results even if the broker
 has lost its retained messages.
+
+A result is kept as the table sent it, signed (issue 34): the day's results as JSON carry it
+whole, so `scoreboard verify` can check them again; the CSV says each one's provenance.
 """
 
 import csv
@@ -17,9 +20,11 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 from scoreboard.mqtt.results import digest
+from scoreboard.signing import provenance
 from scoreboard.store.history_rows import COLUMNS, flat
 
-CSV_COLUMNS = ["table", "match_id", *COLUMNS[1:-1]]  # no archive number or archived flag
+# No archive number or archived flag; where the result came from (issue 34).
+CSV_COLUMNS = ["table", "match_id", *COLUMNS[1:-1], "provenance"]
 
 
 def day_of(result: dict) -> date:
@@ -48,6 +53,9 @@ def problem(result) -> str | None:
         for key in ("started", "first_shot", "ended", "assign"):
             if not isinstance(result.get(key), str | None):
                 return f"{key} must be a time, or left out"
+        for key in ("key", "signature", "log_sha256", "confirmation"):
+            if not isinstance(result.get(key), str | None):
+                return f"{key} must be a text, or left out"
         players = result["players"]
         if not all(isinstance(players[side], str) for side in ("A", "B")):
             return "players must be the names of A and B"
@@ -115,5 +123,22 @@ class ResultBook:
         writer.writeheader()
         for result in self.day(day):
             row = flat({"number": None, **result})
-            writer.writerow({**row, "table": result["table"], "match_id": result["match_id"]})
+            writer.writerow(
+                {
+                    **row,
+                    "table": result["table"],
+                    "match_id": result["match_id"],
+                    "provenance": provenance.of_result(result),
+                }
+            )
         return out.getvalue()
+
+    def exported(self, day: date) -> dict:
+        """The day's results as the tables sent them, signed, each with its provenance:
+        `scoreboard verify` checks such a file again."""
+        return {
+            "day": day.isoformat(),
+            "results": [
+                {"provenance": provenance.of_result(r), "result": r} for r in self.day(day)
+            ],
+        }

@@ -20,6 +20,7 @@ from scoreboard.club.hall import Hall
 from scoreboard.club.player_pages import PlayerPages
 from scoreboard.club.players_api import PlayersApi
 from scoreboard.club.results import BadResult, ResultBook
+from scoreboard.club.table_keys import TableKeys
 from scoreboard.club.table_time import TableTime
 from scoreboard.club.updates import Updates
 from scoreboard.core.settings import NAME_LETTERS, OPTIONS
@@ -59,6 +60,7 @@ class Club:
         self.desk = DeskApi(self, database)  # its tournaments, played on the tables
         self.player_pages = PlayerPages(self, database)  # each player's page, read only
         self.table_time = TableTime(database)  # each table's minutes in play and idle, by day
+        self.keys = TableKeys(self, database)  # the tables' keys: each result checked (issue 34)
         self._status: dict[str, str] = {}  # each table's status last seen (idle, playing...)
         self.book = book
         self.client = client  # ClubClient, for assign; None in tests that only read
@@ -76,20 +78,10 @@ class Club:
     def take(self, topic: str, payload: bytes) -> None:
         table, result = self.hall.take(topic, payload, now=self.clock())
         if result is not None:
-            new = False
-            try:
-                new = self.book.add(result)
-            except BadResult as exc:
-                LOGGER.warning("club: result from %s refused: %s", table, exc)
-                result = None
-            except OSError as exc:
-                LOGGER.warning("club: cannot keep result %s: %s", result.get("match_id"), exc)
-            if result is not None:
-                new = self.keep_match(result) or new  # in the database before it is shown
-                if new:
-                    self._send({"type": "result", "result": result})
-                self.desk.result(result)  # a tournament's game: its bracket moves on
+            self.take_result(result["table"], result)
         if table is not None:
+            if topics.split(topic)[1] == topics.INFO:  # it names the table's key (issue 34)
+                self.keys.announced(table, self.hall.tables[table].info.get("key"))
             view = self.hall.tables[table].view()
             self._send({"type": "table", "table": view}, table=table)
             self.desk.seen(view)  # a tournament's game now shown at a table: its page redraws
@@ -97,6 +89,27 @@ class Club:
             if self._status.get(table) != view["status"]:
                 self._status[table] = view["status"]
                 self.desk.tables_changed()  # a table free now may take a waiting game
+
+    def take_result(self, table: str, result: dict) -> bool:
+        """A table's result, which came on `table`'s topic: checked against the table's key
+        (club/table_keys.py), kept, told to the pages, given to its tournament; whether it
+        was taken."""
+        if not self.keys.vet(table, result):
+            return False  # held for its key, or refused: kept and said
+        new = False
+        try:
+            new = self.book.add(result)
+        except BadResult as exc:
+            LOGGER.warning("club: result from %s refused: %s", table, exc)
+            self.keys.refused(table, result, str(exc))
+            return False
+        except OSError as exc:
+            LOGGER.warning("club: cannot keep result %s: %s", result.get("match_id"), exc)
+        new = self.keep_match(result) or new  # in the database before it is shown
+        if new:
+            self._send({"type": "result", "result": result})
+        self.desk.result(result)  # a tournament's game: its bracket moves on
+        return True
 
     def link(self, up: bool) -> None:
         self.linked = up
@@ -186,12 +199,14 @@ class Club:
                 web.post("/api/tables/{table}/assign", self.assign),
                 web.delete("/api/tables/{table}/assign", self.assign),
                 web.get("/results.csv", self.results_csv),
+                web.get("/results.json", self.results_json),
                 web.get("/favicon.ico", favicon),
                 *self.players.routes(),
                 *self.player_pages.routes(),
                 *self.desk.routes(),
                 *self.table_time.routes(),
                 *self.updates.routes(),
+                *self.keys.routes(),
                 web.static("/static", STATIC),
             ]
         )
@@ -311,16 +326,25 @@ class Club:
         )
 
     async def results_csv(self, request: web.Request) -> web.Response:
-        try:
-            day = date.fromisoformat(request.query.get("day") or datetime.now().date().isoformat())
-        except ValueError:
-            raise web.HTTPBadRequest(text="day must be YYYY-MM-DD") from None
+        day = _day(request)
         return web.Response(
             text=self.book.csv(day),
             content_type="text/csv",
             charset="utf-8",
             headers={"Content-Disposition": f'attachment; filename="results-{day}.csv"'},
         )
+
+    async def results_json(self, request: web.Request) -> web.Response:
+        """The day's results as the tables sent them, signed (issue 34)."""
+        return web.json_response(self.book.exported(_day(request)))
+
+
+def _day(request: web.Request) -> date:
+    """`?day=YYYY-MM-DD`, today (the club's time zone) by default; 400 for another form."""
+    try:
+        return date.fromisoformat(request.query.get("day") or datetime.now().date().isoformat())
+    except ValueError:
+        raise web.HTTPBadRequest(text="day must be YYYY-MM-DD") from None
 
 
 INLINE_SCRIPT = re.compile(r"<script>(.*?)</script>", re.S)

@@ -50,13 +50,13 @@ class TournamentStaff:
             raise web.HTTPConflict(text=f"{game} is decided: correct its result instead")
         self._not_in_play(t, game, runner)
         winner = _winner(body, t, game)
-        await self._record(t, game, winner, by=_by(body), walkover=True, expect=None)
+        await self._record(t, game, winner, by=staff_name(body), walkover=True, expect=None)
         table = runner.withdraw(game) if runner else None
         return self._changed(t.id, {"ok": True, "cleared": table})
 
     async def move(self, request: web.Request) -> web.Response:
         t, game, body, runner = await self._game(request)
-        by = _by(body)
+        by = staff_name(body)
         if runner is None or game not in {g.id for g in t.bracket.ready()}:
             raise web.HTTPConflict(text=f"{game} is not waiting to be played")
         self._not_in_play(t, game, runner)
@@ -69,7 +69,7 @@ class TournamentStaff:
         """A game the desk proposed (a tournament whose `dispatch` is "confirm") sent now, to
         its proposed table or to `table`."""
         t, game, body, runner = await self._game(request)
-        by = _by(body)
+        by = staff_name(body)
         ready = {g.id for g in t.bracket.ready()}
         if runner is None or game not in ready or game in runner.at_tables(t.bracket.results):
             raise web.HTTPConflict(text=f"{game} is not waiting for a table")
@@ -98,7 +98,7 @@ class TournamentStaff:
             self._not_in_play(t, game, runner)
         if seen is not None:
             self._no_table_reseated(t, runner, game, winner, tuple(frames))
-        await self._record(t, game, winner, by=_by(body), frames=tuple(frames), expect=seen)
+        await self._record(t, game, winner, by=staff_name(body), frames=tuple(frames), expect=seen)
         table = runner.withdraw(game) if runner and seen is None else None
         return self._changed(t.id, {"ok": True, "cleared": table})
 
@@ -207,7 +207,8 @@ def _winner(body: dict, t, game: str) -> str:
     return winner
 
 
-def _by(body: dict) -> str:
+def staff_name(body: dict) -> str:
+    """Who at the desk, as the club keeps it: `staff Ira` (`staff` when no name is given)."""
     who = body.get("by", "")
     if not isinstance(who, str) or len(who) > BY_LETTERS or not (who == "" or who.isprintable()):
         raise web.HTTPBadRequest(text=f"by: the staff member's name, up to {BY_LETTERS} letters")

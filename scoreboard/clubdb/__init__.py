@@ -7,5 +7,7 @@ one box or a federation gathering many clubs: the same code and the same tests o
 - `database.py`: open a database by URL, migrated to the newest schema;
 - `players.py`: add, rename and merge players (a merge keeps both histories);
 - `tournaments.py`: a tournament's players, format and results; its bracket worked out by
-  scoreboard/desk/ from them.
+  scoreboard/desk/ from them;
+- `table_keys.py`: the tables' public keys (awaiting, approved, withdrawn) and the results
+  not taken, held for a key or refused (issue 34).
 """

@@ -119,3 +119,31 @@ table_time = Table(
     Column("in_play", Integer, nullable=False, default=0),  # seconds
     Column("idle", Integer, nullable=False, default=0),  # seconds
 )
+
+# The tables' public keys (issue 34): a table's result is taken only when it is signed by a key
+# the staff approved for that table. A key a table announces (its `info`, or a result signed by
+# it) waits for the staff as "awaiting", one a table at most; a stolen one is "withdrawn".
+table_keys = Table(
+    "table_keys",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("key", String(64), primary_key=True),  # Ed25519: its 32 bytes in base64
+    Column("status", String(10), nullable=False),  # awaiting | approved | withdrawn
+    Column("seen", DateTime(timezone=True), nullable=False),  # first announced or registered
+    Column("decided", DateTime(timezone=True), nullable=True),
+    Column("decided_by", String(40), nullable=True),  # "staff Ira"
+)
+
+# The tables' results not taken (issue 34), one per (table, match id): held until the staff
+# approve the key that signed it, or refused, with why (a signature that did not verify).
+results_not_taken = Table(
+    "results_not_taken",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("match_id", String(64), primary_key=True),
+    Column("state", String(10), nullable=False),  # held | refused
+    Column("reason", String(200), nullable=False),
+    Column("key", String(64), nullable=True),  # the key it names
+    Column("at", DateTime(timezone=True), nullable=False),
+    Column("result", JSON, nullable=False),  # as sent
+)

@@ -1,4 +1,5 @@
-"""`scoreboard status [--config PATH | --state-dir DIR] [--json]`: the state the journal holds, as a restart shows it."""
+"""`scoreboard status [--config PATH | --state-dir DIR] [--json]`: the state the journal holds, as a restart shows it,
+and the table's public key (issue 34), which the club's staff approve at the desk."""
 
 import json
 import os
@@ -11,6 +12,7 @@ from scoreboard.core.confirmation import confirmation_of
 from scoreboard.core.matchlog import LogError, replay
 from scoreboard.core.phase import Phase
 from scoreboard.core.summary import describe
+from scoreboard.signing.table_key import PUBLIC_NAME, fingerprint, read_public
 from scoreboard.store.journal import JOURNAL_NAME, Replay, read_journal
 from scoreboard.store.storage import classify, diagnose
 
@@ -73,7 +75,7 @@ def cannot_read(where: str, exc: OSError) -> UsageError:
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "status",
-        help="print the state the journal holds",
+        help="print the state the journal holds, and the table's public key",
         description="The state that the journal holds: what the appliance shows after a restart.",
     )
     add_state_dir(parser)
@@ -113,13 +115,34 @@ def run(args) -> int:
         raise UsageError(f"the journal in {where} does not replay: {exc}") from None
     if snapshot["phase"] == Phase.MATCH_OVER:  # who confirmed its result (issue 34)
         snapshot["confirmation"] = confirmation_of(journal.lines).view()
+    key = table_key(where)
     if args.json:
-        print(json.dumps(snapshot, ensure_ascii=False))
+        print(json.dumps({**snapshot, "table_key": key}, ensure_ascii=False))
     else:
-        if not journal.lines:
+        if journal.lines:
+            print(describe(snapshot))
+            if journal.torn:
+                print(str(journal.torn))
+        else:
             print(f"no match in progress in {where}")
-            return 1 if fault else 0
-        print(describe(snapshot))
-        if journal.torn:
-            print(str(journal.torn))
+        if journal.lines or key is not None:  # a table that never started has neither
+            print(key_line(key, where))
     return 1 if fault else 0
+
+
+def table_key(where: str) -> dict | None:
+    """The table's public key and its fingerprint (None: not made yet: the table makes it at
+    its first start), read from `table-key.pub`, which the scoreboard group may read."""
+    try:
+        public = read_public(where)
+    except PermissionError as exc:
+        raise cannot_read(where, exc) from None
+    except OSError:
+        public = None
+    return None if public is None else {"public": public, "fingerprint": fingerprint(public)}
+
+
+def key_line(key: dict | None, where: str) -> str:
+    if key is None:
+        return f"table key: not made yet (the table makes {Path(where) / PUBLIC_NAME} at its start)"
+    return f"table key: {key['public']} (fingerprint {key['fingerprint']})"

@@ -1,6 +1,7 @@
 """What a match comes to: a few lines a person reads (replay, status, sim), and the record of a
 finished (or abandoned) match for the archive and `scoreboard history`."""
 
+import hashlib
 from datetime import UTC, datetime
 
 from scoreboard.core.confirmation import confirmation_of
@@ -34,8 +35,19 @@ def summarise(match: Match, lines: list[str], *, ended: datetime | None = None) 
         # how its players closed the result at the table (issue 34): "confirmed", "timed-out",
         # or None (not closed: still being confirmed, or left for a new match unconfirmed)
         "confirmation": confirmation_of(lines).closed if s["phase"] == Phase.MATCH_OVER else None,
+        "log_sha256": log_sha256(lines),  # the match log it came from (issue 34)
         "ended": (ended or datetime.now(UTC)).strftime("%Y-%m-%dT%H:%M:%SZ"),
     }
+
+
+def log_sha256(lines: list[str]) -> str:
+    """The SHA-256 of a match log's text as the journal and the archive hold it: each line and
+    its newline, UTF-8, without the records' end markers (`grep -v '^=' archive/0007.log |
+    sha256sum` gives it: no log line starts with `=`). A table's result carries it, signed."""
+    digest = hashlib.sha256()
+    for line in lines:
+        digest.update(line.encode("utf-8") + b"\n")
+    return digest.hexdigest()
 
 
 def _first_shot(match: Match) -> str | None:

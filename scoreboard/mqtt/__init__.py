@@ -5,5 +5,5 @@ process (`scoreboard net`), never in the display loop.
 - `discovery.py`: Home Assistant's discovery messages for a table;
 - `results.py`: finished matches kept until the broker has acknowledged them (PUBACK);
 - `publisher.py`: the paho client that joins the table's socket (scoreboard/bridge/) to the
-  broker.
+  broker, and signs each result with the table's key (scoreboard/signing/).
 """

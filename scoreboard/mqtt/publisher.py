@@ -7,6 +7,11 @@ so no state is shared between threads. What is retained (availability, info, sta
 discovery) is published again on every connection: a broker that restarted without its
 database, or a table that was offline, comes back whole. Results are QoS 1 and remembered
 only on the broker's PUBACK (results.py); `event` goes out only while connected.
+
+Every result is signed with the table's own key (scoreboard/signing/, issue 34), made in the
+state folder if the table has not made it yet; `info` carries the public key, so the club
+knows it on first contact. A key that cannot be read or made holds the results back (said in
+the log): they stay on the table, unacknowledged, and go once it can sign them.
 """
 
 import asyncio
@@ -24,6 +29,8 @@ from scoreboard.config import Config, MqttConfig
 from scoreboard.mqtt import discovery, topics
 from scoreboard.mqtt.results import Results, digest
 from scoreboard.mqtt.update_offer import UpdateOffers
+from scoreboard.signing import signature
+from scoreboard.signing.table_key import TableKey, TableKeyError, load_or_make
 
 LOGGER = logging.getLogger("scoreboard.mqtt")
 
@@ -85,6 +92,10 @@ class Publisher:
         self.info = info_for(config)
         self.send_command = send_command
         self.client = client or make_client(self.m)
+        self.state_dir = state_dir
+        self.key: TableKey | None = None  # the table's signing key, once it could be read
+        self._key_problem: str | None = None  # why not, said once
+        self._signing_key()  # made now if the table has not made it: `info` announces it
         self.results = Results(self.table, state_dir, data_dir=data_dir)
         self.updates = UpdateOffers(state_dir)  # the club's update, fetched on a card image
         self.connected = False
@@ -196,7 +207,10 @@ class Publisher:
             ]
         )
         self._say_availability()
-        self._publish(self.topic(topics.INFO), self.info)
+        key = self._signing_key()  # the club learns it here on first contact (issue 34)
+        self._publish(
+            self.topic(topics.INFO), {**self.info, **({"key": key.public} if key else {})}
+        )
         self._publish_discovery()
         if self.state is not None:
             self._publish(self.topic(topics.STATE), self.state)
@@ -278,6 +292,9 @@ class Publisher:
     def _send_results(self, *, scan_archive: bool) -> None:
         """Each finished match the broker has not acknowledged, unless paho holds it already
         (it sends what waits for a PUBACK again by itself on reconnecting)."""
+        key = self._signing_key()
+        if key is None:
+            return  # kept on the table until it can sign them
         try:
             pending = self.results.pending(scan_archive=scan_archive)
         except OSError as exc:
@@ -287,10 +304,23 @@ class Publisher:
             value = digest(result)
             if self._sent.get(result["match_id"]) == value:
                 continue
-            message = self._publish(self.topic(topics.RESULT, result["match_id"]), result)
+            signed = signature.sign(result, key)
+            message = self._publish(self.topic(topics.RESULT, result["match_id"]), signed)
             self._sent[result["match_id"]] = value
             self.results_sent += 1
             self._inflight[message.mid] = result
+
+    def _signing_key(self) -> TableKey | None:
+        """The table's key, read (or made) the first time it is needed; None while it cannot
+        be, said once in the log, and tried again with the next results."""
+        if self.key is None:
+            try:
+                self.key = load_or_make(self.state_dir)
+            except TableKeyError as exc:
+                if str(exc) != self._key_problem:
+                    LOGGER.warning("mqtt: %s; the results wait on the table", exc)
+                self._key_problem = str(exc)
+        return self.key
 
     def _forward_assign(self) -> None:
         if self._assigning or self.send_command is None or self.assign is None:

@@ -8,6 +8,11 @@ and the id of the club's last `assign` the table took, so a retained assign is t
 A match not acknowledged, or changed since (UNDO after the end of a match, then a different
 end), is sent again on every connection until it is. The file is written like the archive's:
 a new file made durable, then renamed into place.
+
+Each result carries its match log's digest (`log_sha256`, core/summary.py), part of what it
+comes to: a match whose log changed after its end (UNDO, then the same end again) is sent again.
+The publisher signs what it sends (scoreboard/signing/); its key and signature are no part of
+what a result comes to either.
 """
 
 import contextlib
@@ -17,13 +22,15 @@ import logging
 import os
 from pathlib import Path
 
+from scoreboard.core.summary import log_sha256
 from scoreboard.mqtt import topics
 from scoreboard.store.history_rows import just_finished
-from scoreboard.store.journal import ARCHIVE_DIR, last_archived, list_archive
+from scoreboard.store.journal import ARCHIVE_DIR, last_archived, list_archive, parse
 
 LOGGER = logging.getLogger("scoreboard.mqtt")
 FILE_NAME = "mqtt-results.json"
-VOLATILE = ("number", "archived", "archived_at", "ended")  # not part of what a match came to
+# Not part of what a match came to: when it was archived, and the signature on it.
+VOLATILE = ("number", "archived", "archived_at", "ended", "key", "signature")
 
 
 def payload(table: str, row: dict) -> dict | None:
@@ -82,29 +89,38 @@ class Results:
         """Finished matches since `since` that the broker has not acknowledged as they are
         now: the whole archive (by file time, then content) on `scan_archive`, else only the
         last archived match and the one just finished."""
-        rows = []
+        archived = []
         if scan_archive:
             folder = self.state_dir / ARCHIVE_DIR
-            for archived in list_archive(self.state_dir) if folder.is_dir() else []:
-                if _mtime_iso(archived.log) >= self.since:
-                    rows.append(archived.meta)
+            for match in list_archive(self.state_dir) if folder.is_dir() else []:
+                if _mtime_iso(match.log) >= self.since:
+                    archived.append(match)
         else:
             last = last_archived(self.state_dir)
             if last is not None:
-                rows.append(last.meta)
-        rows = [(row, True) for row in rows]
+                archived.append(last)
+        rows = [(match.meta, match.log) for match in archived]
         finished = just_finished(str(self.state_dir))
         if finished is not None and finished.get("confirmation") is not None:
             # the table's match now, once its players closed the result (issue 34): sent,
             # however long ago it ended
-            rows.append((finished, False))
+            rows.append((finished, None))
         out = {}
-        for row, old in rows:
+        for row, log in rows:
             result = payload(self.table, row)
-            if result is None or (old and (result.get("ended") or "") < self.since):
+            if result is None or (log and (result.get("ended") or "") < self.since):
                 continue
-            if self.acked.get(result["match_id"]) != digest(result):
-                out[result["match_id"]] = result
+            if self.acked.get(result["match_id"]) == digest(result):
+                continue
+            if "log_sha256" not in result and log is not None:
+                # Archived before results carried it (issue 34): read from its log, once it
+                # is to be sent; acknowledged before as it was, it is not sent again. A log
+                # that cannot be read: sent without it, signed all the same.
+                with contextlib.suppress(OSError):
+                    result["log_sha256"] = log_sha256(parse(log.read_bytes()).lines)
+                if self.acked.get(result["match_id"]) == digest(result):
+                    continue
+            out[result["match_id"]] = result
         return list(out.values())
 
     # -- the broker's answer ------------------------------------------------------------------

@@ -18,6 +18,8 @@ from scoreboard.inputs.events import Button
 from scoreboard.inputs.gpio_lines import LineEdge
 from scoreboard.inputs.gpio_pockets import GpioPockets
 from scoreboard.inputs.sensorboard import SensorBoardLink
+from scoreboard.signing.table_key import TableKeyError
+from scoreboard.signing.table_key import ensure as ensure_table_key
 from scoreboard.store.storage import Storage
 from scoreboard.table.app import LOGGER, App
 from scoreboard.table.beeper import Beeper
@@ -118,6 +120,12 @@ class Appliance:
         )
         for why in failed:  # a missing display is reported; the others keep running
             self.app.warn(why)
+        # The table's signing key (issue 34), made at its first start, kept in its state
+        # folder for good; a disk that refuses it is said, and play goes on.
+        try:
+            ensure_table_key(state_dir)
+        except TableKeyError as exc:
+            self.app.warn(f"{exc}; the network process makes it when it can sign a result")
         self.loop = self.app.loop
         self._ticking = None
         pins, timings, sensors = config.pins, config.timings, config.sensors

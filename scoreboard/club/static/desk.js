@@ -123,6 +123,43 @@ document.getElementById("update").addEventListener("submit", async (e) => {
   await versions();
 });
 
+// The tables' keys (issue 34): approve one a table announced, register one read off a table,
+// withdraw a stolen one; and the results the club did not take, held for a key or refused.
+const deskBy = () => localStorage.getItem("desk-by") || "";
+
+async function keys() {
+  const r = await fetch("/api/table-keys");
+  if (!r.ok) return;
+  const listed = await r.json();
+  document.querySelector("#keys tbody").replaceChildren(...listed.keys.map((k) => {
+    const act = el("button", { type: "button", textContent: k.status === "approved" ? "withdraw" : "approve" });
+    act.onclick = async () => {
+      if (k.status === "approved" && !confirm(`Withdraw ${k.table}'s key? Its results are refused from then on.`)) return;
+      const answer = await send("POST", k.status === "approved" ? "/api/table-keys/withdraw" : "/api/table-keys",
+                                { table: k.table, key: k.key, by: deskBy() });
+      if (!answer.ok) alert(answer.text);
+      await keys();
+    };
+    return el("tr", { className: "key-" + k.status }, el("td", { textContent: k.table }),
+      el("td", { textContent: k.fingerprint }), el("td", {}, el("code", { textContent: k.key })),
+      el("td", { textContent: k.status === "awaiting" ? "awaiting approval" : k.status +
+        (k.decided_by ? ` by ${k.decided_by}` : "") }),
+      el("td", {}, ...(k.status === "withdrawn" ? [] : [act])));
+  }));
+  document.querySelector("#not-taken tbody").replaceChildren(...listed.not_taken.map((n) =>
+    el("tr", { className: n.state }, el("td", { textContent: n.table }), el("td", { textContent: n.match_id }),
+      el("td", { textContent: n.state }), el("td", { textContent: n.reason }), el("td", { textContent: n.at }))));
+}
+
+document.getElementById("register").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const f = e.target;
+  const answer = await send("POST", "/api/table-keys", { table: f.table.value, key: f.key.value, by: deskBy() });
+  say("registered", answer, answer.ok ? `${f.table.value}'s key approved: ${answer.json.taken} results held for it taken` : "");
+  if (answer.ok) f.reset();
+  await keys();
+});
+
 // The groups' fields only where the format has groups.
 function showFormat() {
   const f = document.getElementById("create"), format = f.format.value;
@@ -135,3 +172,4 @@ players();
 tables();
 tournaments();
 versions();
+keys();

@@ -75,6 +75,7 @@ async function draw() {
     if (!g.players.every((p) => p)) continue;  // its players are not both known yet
     const at = (t.at || {})[g.id];
     const where = g.winner ? `${g.winner} won` + (g.frames ? ` ${g.frames[0]}:${g.frames[1]}` : "")
+      + (g.provenance ? ` — ${g.provenance}` : "")  // issue 34: the table's word, or the staff's
       : at ? `at ${at}` : proposed.has(g.id) ? `proposed: ${proposed.get(g.id).table}` : "waits for a table";
     const row = el("tr", g.winner ? "played" : at ? "playing" : "");
     row.id = "game-" + g.id;
