@@ -1,7 +1,7 @@
 """One table in an OS process of its own, for `make tournament-test`: the Appliance on
 gpiozero's mock pins in simulated time, its real journal in STATE_DIR, its real MQTT
 publisher on the broker at PORT as table NAME. The test drives it over stdin, one command a
-line, answered "ok" on stdout: `press A|B` (a player's button: after a match, his press that
+line, answered "ok" on stdout: `press A|B|foul|undo` (a button: after a match, a player's press that
 confirms the result, issue 34), `ball N` (a ball in pocket N), `wait S` (S seconds of the
 table's simulated time pass, nobody touching it: a result nobody confirms times out after
 `[timings] confirm_result`, CONFIRM_SECONDS if given, else the default 180).
@@ -28,7 +28,10 @@ from scoreboard.mqtt.publisher import serve
 def act(a, line: str) -> None:
     word, arg = line.split()
     if word == "press":
-        pin = a.factory.pin(a.config.pins.player_a if arg == "A" else a.config.pins.player_b)
+        pins = a.config.pins
+        pin = a.factory.pin(
+            {"A": pins.player_a, "B": pins.player_b, "foul": pins.foul, "undo": pins.undo}[arg]
+        )
         pin.drive_low()
         settle(a, 0.1)
         pin.drive_high()

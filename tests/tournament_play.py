@@ -6,12 +6,20 @@ Games are played at once on the tables, the winners by a seeded RNG. On the way:
 power cut between two balls (SIGKILL, started again on its state folder), the broker stopped
 for two minutes while the tables play on, the club killed and started again mid-round. After
 each match its players confirm the result at the table (issue 34), but at two tables, where
-they walk away and the result goes once its time (10 s there) has run out. The standings
-must be the recount of the tables' own match logs."""
+they walk away and the result goes once its time (10 s there) has run out; one game's winning
+ball is taken back by a FOUL within its stroke's window (GR-22.3) before the players confirm,
+and its other player wins it; one table has a breaker chosen at the table (phase `break`,
+nothing played) before its first game, and must be sent one all the same. The standings must
+be the recount of the tables' own match logs, every result on the club's export must verify
+against the tables' keys (`scoreboard verify`), and a forged result is refused and said.
+Printed: the time from a game's winning ball to its table's next assign, confirmed and timed
+out (the time-out's own `confirm_result` is simulated time here, so it is left out)."""
 
 import asyncio
+import json
 import os
 import random
+import statistics
 import subprocess
 import sys
 import time
@@ -19,6 +27,7 @@ from pathlib import Path
 
 import aiohttp
 import pytest
+from helpers import until
 from mqtt_table import approve_table_keys
 from test_tournament_on_tables import booked, confirmations, recount
 
@@ -26,12 +35,14 @@ from scoreboard.club.results import ResultBook
 from scoreboard.clubdb import players, tournaments
 from scoreboard.clubdb.database import open_database
 from scoreboard.desk.bracket import DOUBLE
+from scoreboard.store.history_rows import rows
 
 HERE = Path(__file__).parent
 TABLES = [f"t{n}" for n in range(1, 9)]
 # The tables where the players leave without confirming the result: it times out there, after
 # the shortest `[timings] confirm_result` (simulated time: the test lets it pass).
 WALK_AWAY = {"t7": 10.0, "t8": 10.0}
+FIXED_BREAKER = "t6"  # A pressed "I break" there before the tournament's first game
 OUTAGE = float(os.environ.get("TOURNAMENT_OUTAGE", "120"))  # the broker away, seconds
 STALL = 120.0  # no game started or ended for this long (real processes, a loaded machine): stuck
 
@@ -120,9 +131,11 @@ def test_32_players_double_elimination_on_8_table_processes(broker, tmp_path, da
         engine, "Issue 22", DOUBLE, ids, settings={"race": 1, "target": 2}, draw_seed=22
     )
     say(f"32 players, double elimination, tournament {tid} on {database_url.split(':')[0]}")
-    club = Club(tmp_path, broker.port, database_url)
     tables = {n: Table(tmp_path / n, broker.port, n) for n in TABLES}
+    # A table set up with a fixed breaker and nothing played: free all the same (issue 34).
+    asyncio.run(tables[FIXED_BREAKER].do("press A"))
     approve_table_keys(engine, {n: tmp_path / n for n in TABLES})  # issue 34: the staff's word
+    club = Club(tmp_path, broker.port, database_url)
     say("8 table processes and the club started")
     rng = random.Random(22)
     played: list[str] = []  # games whose last ball is in, in that order
@@ -130,19 +143,31 @@ def test_32_players_double_elimination_on_8_table_processes(broker, tmp_path, da
     playing: dict[str, asyncio.Task] = {}  # table -> its game being played
     faults = {"cut": False, "broker": False, "club": False}
 
+    ended: dict[str, tuple[float, str]] = {}  # table -> (its last winning ball, how closed)
+    waits: dict[str, list[float]] = {"confirmed": [], "timed-out": []}
+    corrected: list[str] = []  # the game whose winning ball a late FOUL took back
+
     async def play(n: str, game: str, cut: bool) -> None:
         side = rng.choice("AB")
-        if n in WALK_AWAY:
-            # The players come a minute after the game was sent (needed: see Hall.play in
-            # test_tournament_on_tables.py, the setup screen's timer of the last match).
-            await tables[n].do("wait 60")
         await tables[n].do(f"press {side}")
         await tables[n].do("ball 0")
         if cut:
             say(f"power cut at {n} mid-match ({game}), started again on its journal")
             await asyncio.to_thread(tables[n].cut)
-        await tables[n].do("ball 1")
+        await tables[n].do("ball 1")  # 2:0 on the break: the match is over
+        if not corrected and n not in WALK_AWAY and len(played) >= 3:
+            # GR-22.3: the break was a foul after all, pressed within its stroke's window: its
+            # balls are spotted, the other player has the penalty point, chooses to play, and
+            # (past the penalty ball's 8 s) pots the ball that wins him the match.
+            corrected.append(game)
+            other = "B" if side == "A" else "A"
+            await tables[n].do("press foul")
+            await tables[n].do(f"press {other}")
+            await tables[n].do("wait 9")
+            await tables[n].do("ball 2")
+            say(f"{game} at {n}: the winning ball taken back by a late FOUL, {other} won it")
         played.append(game)
+        ended[n] = (time.monotonic(), "timed-out" if n in WALK_AWAY else "confirmed")
         if n in WALK_AWAY:  # nobody confirms: the result goes when its time has run out
             await tables[n].do(f"wait {WALK_AWAY[n] + 1}")
             closed[game] = "timed-out"
@@ -170,7 +195,12 @@ def test_32_players_double_elimination_on_8_table_processes(broker, tmp_path, da
                     if not assign.get("id", "").startswith(f"T{tid}-") or n in playing:
                         continue
                     game = assign["id"].split("-", 1)[1]
-                    if game in decided or game in played or view["phase"] != "lag":
+                    if game in decided or game in played:
+                        continue
+                    if n in ended and faults["broker"] != "away":
+                        last, how = ended.pop(n)  # its next game's assign has come
+                        waits[how].append(time.monotonic() - last)
+                    if view["phase"] != "lag":
                         continue
                     if view["players"] is None or list(view["players"].values()) != [
                         p.replace(" ", "_") for p in assign["players"]
@@ -184,12 +214,14 @@ def test_32_players_double_elimination_on_8_table_processes(broker, tmp_path, da
                         task.result()
                         del playing[n]
                 if not faults["broker"] and len(played) >= 12 and len(playing) >= 2:
-                    faults["broker"] = True
+                    faults["broker"] = "away"
                     say(f"the broker stopped for {OUTAGE:.0f} s; {len(playing)} games play on")
                     broker.stop()
                     await asyncio.gather(*playing.values())
                     await asyncio.sleep(OUTAGE)
                     broker.start()
+                    ended.clear()  # those games' waits are the broker's, not the table's
+                    faults["broker"] = True
                     moved = time.monotonic()
                     say("the broker back: the results waiting on the tables go to the club")
                 if not faults["club"] and len(played) >= 30 and playing:
@@ -215,6 +247,17 @@ def test_32_players_double_elimination_on_8_table_processes(broker, tmp_path, da
         assert len(tournaments.history(engine, tid)) == len(played), "a result recorded twice"
         assert confirmations(tmp_path, TABLES, tid) == closed, "not closed as the players did"
         assert "timed-out" in closed.values() and "confirmed" in closed.values()
+        fixed = [r for r in rows(str(tmp_path / FIXED_BREAKER)) if r.get("assign")]
+        assert fixed, "the table with a breaker chosen and nothing played was never sent a game"
+        assert corrected and confirmations(tmp_path, TABLES, tid)[corrected[0]] == "confirmed"
+        asyncio.run(signed_and_forged(tmp_path, club, broker, engine, tid))
+        for how, seconds in waits.items():
+            if seconds:
+                say(
+                    f"winning ball -> next assign at that table, {how} ({len(seconds)} games): "
+                    f"median {statistics.median(seconds):.2f} s, max {max(seconds):.2f} s"
+                    + (" (+ the confirm_result that ran out)" if how == "timed-out" else "")
+                )
         book = booked(ResultBook(tmp_path / "club"), tid)
         assert book and book.items() <= closed.items(), "the club's book has it otherwise"
         say(
@@ -226,3 +269,37 @@ def test_32_players_double_elimination_on_8_table_processes(broker, tmp_path, da
             table.process.kill()
         club.kill()
         engine.dispose()
+
+
+async def signed_and_forged(tmp_path, club, broker, engine, tid) -> None:
+    """Every table's result on the club's export verifies against the tables' keys
+    (`scoreboard verify`); a result forged in a table's name is refused, and said."""
+    from paho.mqtt import publish
+
+    from scoreboard.cli import main as scoreboard
+    from scoreboard.clubdb import table_keys
+
+    async with aiohttp.ClientSession() as http:
+        export = await get(http, club, f"/api/tournaments/{tid}/export.json")
+        async with http.get(f"http://127.0.0.1:{club.port}/table-keys.txt") as response:
+            keys = await response.text()
+    (tmp_path / "export.json").write_text(json.dumps(export), encoding="utf-8")
+    (tmp_path / "keys.txt").write_text(keys, encoding="utf-8")
+    verify = [str(tmp_path / "export.json"), "--keys", str(tmp_path / "keys.txt")]
+    assert scoreboard(["verify", *verify]) == 0, "a table's result on the export did not verify"
+    say("scoreboard verify: every signed result on the export verifies")
+    # A result in t1's name, its winner changed, its signature kept: refused.
+    signed = next(g["result"] for g in export["games"] if (g.get("result") or {}).get("table"))
+    forged = dict(
+        signed, match_id="20990101T000000Z", winner="B" if signed["winner"] == "A" else "A"
+    )
+    topic = f"fp/v1/{forged['table']}/result/{forged['match_id']}"
+    publish.single(topic, json.dumps(forged), qos=1, retain=True, port=broker.port)
+    await until(
+        lambda: any(
+            n["match_id"] == forged["match_id"] and n["reason"] == "signature did not verify"
+            for n in table_keys.not_taken_listed(engine)
+        ),
+        what="the forged result refused",
+    )
+    say("a forged result refused: signature did not verify")
