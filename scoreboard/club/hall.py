@@ -5,9 +5,9 @@ import re
 from dataclasses import dataclass, field
 
 from scoreboard.bridge.protocol import strict_loads
+from scoreboard.club.free_table import in_use
 from scoreboard.mqtt import topics
 
-IDLE_PHASES = ("lag", "match-over")
 PHASES = ("lag", "break", "play", "foul", "break-foul", "frame-over", "match-over")
 
 
@@ -50,14 +50,13 @@ class Table:
     def view(self) -> dict:
         """One table as the page shows it."""
         s = self.state or {}
+        busy = in_use(s)  # club/free_table.py: the one free-table rule
         if self.online is False:
             status = "offline"
         elif self.faults:
             status = "fault"
-        elif not s or s.get("phase") in IDLE_PHASES:
-            status = "idle"
         else:
-            status = "playing"
+            status = busy or "idle"
         pending = self.assign
         if pending and self.assigned and self.assigned.get("id") == pending.get("id"):
             pending = {**pending, "answer": self.assigned}
@@ -66,6 +65,7 @@ class Table:
             "name": self.info.get("name") or self.id,
             "version": self.info.get("version"),
             "status": status,
+            "busy": busy,
             "online": self.online,
             "players": s.get("players"),
             "score": s.get("score"),

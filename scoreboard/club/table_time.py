@@ -1,11 +1,12 @@
 """Table time (issue 22): how long each table was in play and idle, each day, from the tables'
 own state as the club sees it over MQTT; a CSV a club can bill from.
 
-A table's time goes to what it was doing (in play: a match under way; idle: online with no
-match, or a match over) from the moment the club saw it start until the moment it changed,
-split at midnight (the club's time zone, as the day's results). Offline is not counted, nor
-any time the club could not see (the broker away, the club stopped). Every minute what is
-under way is written down, so a club that stops without warning loses a minute at most.
+A table's time goes to what it was doing (in play: a match under way, or its result still
+being confirmed; idle: online and free, club/free_table.py) from the moment the club saw it
+start until the moment it changed, split at midnight (the club's time zone, as the day's
+results). Offline is not counted, nor any time the club could not see (the broker away, the
+club stopped). Every minute what is under way is written down, so a club that stops without
+warning loses a minute at most.
 """
 
 import asyncio
@@ -18,7 +19,6 @@ from datetime import date, datetime, time, timedelta
 from aiohttp import web
 
 from scoreboard.club.bodies import database
-from scoreboard.club.hall import IDLE_PHASES
 
 LOGGER = logging.getLogger("scoreboard.club")
 CHECKPOINT_SECONDS = 60.0
@@ -27,15 +27,13 @@ IN_PLAY, IDLE = "in_play", "idle"  # as scoreboard/clubdb/table_time.py keeps th
 
 
 def doing(view: dict) -> str | None:
-    """What a table's view counts as: "in_play", "idle", or None (offline: not counted). A
-    table with a fault is counted by its match: a stuck sensor does not stop the game."""
+    """What a table's view counts as: "in_play", "idle", or None (offline: not counted). In
+    play is what the free-table rule says holds the table (club/free_table.py: a shot entered,
+    or a result its players are still confirming), with or without a fault: a stuck sensor does
+    not stop the game."""
     if view.get("status") == "offline" or not view.get("online"):
         return None
-    if view.get("status") == "playing":
-        return IN_PLAY
-    if view.get("status") == "fault" and view.get("phase") not in (None, *IDLE_PHASES):
-        return IN_PLAY
-    return IDLE
+    return IN_PLAY if view.get("busy") else IDLE
 
 
 def by_day(since: float, until: float):
