@@ -8,14 +8,19 @@ runner keeps nothing of its own. What is in play is what the tables' retained as
 the database (scoreboard/clubdb/), so a restart goes on where it was and a result that
 arrives twice (MQTT delivers at least once) is the same result again.
 
-A free table is online, idle (no match in play) and holds no assign of this tournament that
-has no result yet. The runner's `assign(table, settings, id)` publishes the club's assign.
+Which game goes to which table, and why each other ready game waits, is club/waiting.py's
+(pure): a game goes when both its players are free and a table of the tournament is free
+(club/free_table.py: online, no fault, nothing of its match played or its result closed) and
+holds no game of this tournament that has no result yet. The runner's `assign(table,
+settings, id)` publishes the club's assign.
 """
 
 import logging
 import re
 from collections.abc import Callable
 
+from scoreboard.club import waiting
+from scoreboard.club.waiting import Game
 from scoreboard.clubdb import tournaments
 from scoreboard.clubdb.tournaments import TournamentError
 from scoreboard.desk.bracket import PENDING
@@ -60,6 +65,10 @@ class TournamentRunner:
         # dispatch() would send, for staff to send (club/tournament_staff.py); none go alone.
         self.confirm = confirm
         self.proposed: list[tuple[str, str]] = []
+        # The bracket as of the last look (club/waiting.py reads it between dispatches, as
+        # the tables change): its ready games, in order, and the games decided.
+        self.ready: list[Game] = []
+        self.decided: set[str] = set()
 
     # -- a table's result ---------------------------------------------------------------------
     def result(self, result: dict) -> bool:
@@ -125,10 +134,11 @@ class TournamentRunner:
         its result came on, which the broker's ACL lets only that table write."""
         return self.sent.get(game) == table or held(self.views()).get(table) == (self.id, game)
 
-    def at_tables(self, decided) -> dict[str, str]:
+    def at_tables(self, decided, views: list[dict] | None = None) -> dict[str, str]:
         """The games of this tournament out and not decided yet, by game: the table each
         is at (what the tables' assigns say, and what this runner sent since)."""
-        out = {g: t for t, (tid, g) in held(self.views()).items() if tid == self.id}
+        views = self.views() if views is None else views
+        out = {g: t for t, (tid, g) in held(views).items() if tid == self.id}
         out |= self.sent
         return {game: table for game, table in out.items() if game not in decided}
 
@@ -156,30 +166,45 @@ class TournamentRunner:
         return None
 
     # -- the next games -----------------------------------------------------------------------
+    def look(self, t=None):
+        """The tournament (loaded, or `t` as just loaded) as the runner sees it between
+        dispatches: its ready games, the games decided, whether it is over. Returns it."""
+        t = tournaments.load(self.engine, self.id) if t is None else t
+        b = t.bracket
+        self.over = b.done()
+        self.decided = set(b.results)
+        self.ready = [Game(g.id, tuple(b.sides(g.id))) for g in b.ready()]
+        return t
+
     def dispatch(self) -> list[tuple[str, str]]:
-        """Send each ready game not yet out to a free table, in the bracket's order; the
-        (table, game) pairs sent. `over` says whether the tournament has its champion."""
-        t = tournaments.load(self.engine, self.id)
-        self.over = t.bracket.done()
-        views = [v for v in self.views() if self.tables is None or v["table"] in self.tables]
-        out = self.at_tables(t.bracket.results)  # sent, not played yet: those tables are taken
-        busy = set(out.values())
-        free = [
-            v["table"]
-            for v in sorted(views, key=lambda v: v["table"])
-            if v.get("online") and v.get("status") == "idle" and v["table"] not in busy
-        ]
-        pairs = []
-        for game in t.bracket.ready():
-            if game.id in out or not free:
-                continue
-            pairs.append((free.pop(0), game.id))
+        """Send each ready game not yet out to a free table, in the bracket's order, when both
+        its players are free (club/waiting.py); the (table, game) pairs sent. `over` says
+        whether the tournament has its champion."""
+        t = self.look()
+        views = self.views()
+        out = self.at_tables(self.decided, views)  # sent, not played yet: those tables are taken
+        games = [g for g in self.ready if g.id not in out]
+        pairs = waiting.plan(games, views, tables=self.tables, taken=set(out.values()))
         if self.confirm:
             self.proposed = pairs
             return []
         for table, game in pairs:
             self._send(t, game, table)
         return pairs
+
+    def why(self, *, linked: bool = True) -> dict:
+        """Why each ready game not out waits (club/waiting.py), as of the last look and the
+        tables now: `{"waiting": [reason, ...], "tables": [the tournament's tables, ...]}`."""
+        views = self.views()
+        out = self.at_tables(self.decided, views)
+        games = [g for g in self.ready if g.id not in out]
+        taken = {table: game for game, table in out.items()}
+        proposed = dict(self.proposed) if self.confirm else {}
+        kw = {"tables": self.tables, "taken": taken, "proposed": proposed}
+        return {
+            "waiting": waiting.reasons(games, views, linked=linked, **kw),
+            "tables": waiting.tables_now(views, **kw),
+        }
 
     def send(self, game: str, table: str) -> None:
         """A proposed game sent, to `table` (the staff's checks done)."""
