@@ -93,10 +93,11 @@ def test_staff_move_give_walkovers_and_correct_results(tmp_path, database_url):
             await post(f"{game}/W9-9/walkover", {"winner": a1}, 404, "no game 'W9-9'")
 
             # in play at its table: the table's to finish
-            hall.tables["t1"]["status"] = "playing"
+            playing = {"status": "playing", "busy": "playing", "players": {"A": a1, "B": b1}}
+            hall.tables["t1"] |= playing
             await post(f"{game}/W1-1/walkover", {"winner": a1}, 409, "in play at table t1")
             await post(f"{game}/W1-1/move", {"table": "t3"}, 409, "in play at table t1")
-            hall.tables["t1"]["status"] = "idle"  # set up, not started: a player is missing
+            hall.tables["t1"] |= {"status": "idle", "busy": None}  # not started: one is missing
 
             # moved: never to a table that is off or holds another game
             await post(f"{game}/W1-1/move", {"table": "t4"}, 409, "t4 is not free")

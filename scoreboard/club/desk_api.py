@@ -25,6 +25,7 @@ class DeskApi:
         self.club, self.engine = club, engine
         self.runners: dict = {}  # tournament id -> TournamentRunner, those not over
         self._shown: dict[str, tuple] = {}  # table -> the (tournament, game) it last held
+        self._told: dict[int, dict] = {}  # tournament -> why its games wait, as last told
         self._hold_until = 0.0  # no game goes out before (the loop's clock): see linked()
 
     def start(self) -> None:
@@ -80,6 +81,16 @@ class DeskApi:
             proposed = list(runner.proposed)
             if self.dispatch(runner) or runner.proposed != proposed:
                 self.club.tell_pages({"type": "tournament", "id": runner.id})
+
+    def waiting_changed(self) -> None:
+        """The tables changed: where that changes why a tournament's games wait (a score at
+        the table they wait for, a player back from another table), its pages are told, with
+        the reasons (club/waiting.py), without a reload of the bracket."""
+        for runner in list(self.runners.values()):
+            why = runner.why(linked=self.club.linked)
+            if self._told.get(runner.id) != why:
+                self._told[runner.id] = why
+                self.club.tell_pages({"type": "waiting", "id": runner.id, **why})
 
     def resume(self, tid: int):
         """The runner of tournament `tid` if it is not over (a corrected final can make one
@@ -157,6 +168,9 @@ class DeskApi:
         b = t.bracket
         names = self._table_names()
         runner = self.runners.get(t.id)
+        if runner is not None:
+            runner.look(t)  # the bracket as just loaded
+        why = runner.why(linked=self.club.linked) if runner else {"waiting": [], "tables": []}
         at = (
             {g: names.get(table, table) for g, table in runner.at_tables(b.results).items()}
             if runner
@@ -201,6 +215,9 @@ class DeskApi:
                     {"game": g, "table": names.get(tb, tb), "table_id": tb}
                     for tb, g in (runner.proposed if runner else [])
                 ],
+                # Why each ready game not at a table waits, and the tournament's tables now
+                # (club/waiting.py): the desk's and the hall TV's words, and the desk's choice.
+                **why,
                 "champion": b.champion(),
                 "standings": [{"place": p, "players": ps} for p, ps in b.standings()],
             }
@@ -259,14 +276,15 @@ class DeskApi:
             tables=settings.get("tables"),
             confirm=settings.get("dispatch") == "confirm",
         )
+        self.runners[tid].look()
         return self.runners[tid]
 
     def dispatch(self, runner) -> list:
-
-        if not self.club.linked:
-            return []  # the broker is away: the games go out when it is back
-        if asyncio.get_running_loop().time() < self._hold_until:
-            return []  # the retained assigns are still coming
+        if not self.club.linked or asyncio.get_running_loop().time() < self._hold_until:
+            # The broker is away (the games go out when it is back), or its retained assigns
+            # are still coming: nothing is sent, but why the games wait is the bracket's now.
+            runner.look()
+            return []
         sent = runner.dispatch()
         if runner.over:
             self.runners.pop(runner.id, None)

@@ -89,6 +89,7 @@ class Club:
             if self._status.get(table) != view["status"]:
                 self._status[table] = view["status"]
                 self.desk.tables_changed()  # a table free now may take a waiting game
+            self.desk.waiting_changed()  # why a game waits may have changed with the table
 
     def take_result(self, table: str, result: dict) -> bool:
         """A table's result, which came on `table`'s topic: checked against the table's key
@@ -119,6 +120,7 @@ class Club:
         if up:
             self.publish_roster()
             self.desk.linked()
+        self.desk.waiting_changed()  # "the club has lost the broker", or no longer
 
     def keep_match(self, result: dict) -> bool:
         """A table's result in the club's database (every match, for the ratings); whether it

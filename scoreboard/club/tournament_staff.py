@@ -5,22 +5,34 @@ and the club's own page, as every staff write):
   that cannot start (a player missing) given to `winner`, not played; its table's assign is
   cleared;
 - ``POST …/move`` ``{"table": id, "by": who}``: a game that cannot start where it was sent goes
-  to another free table; the old table's assign is cleared, the new one gets it;
-- ``POST …/send`` ``{"table": id}``: a game the desk proposed (a tournament played with
-  ``"dispatch": "confirm"``) sent to its proposed table, or to `table`;
+  to another table; the old table's assign is cleared, the new one gets it;
+- ``POST …/send`` ``{"table": id, "by": who}``: a game that waits for a table sent to `table`
+  at once (issue 34), or, in a tournament played with ``"dispatch": "confirm"``, to the
+  table the desk proposed for it;
 - ``POST …/result`` ``{"winner": name, "frames": [a, b], "by": who}``: a result entered or
   corrected at the desk; 409 when later games took a player from it and were played.
 
 Each result and walkover is recorded with who (`by`: the staff member's name, else "staff")
-and when (clubdb's corrections); a move or a send is said in the club's log with who. A game in play at its table is the table's to finish: 409, never taken from it.
+and when (clubdb's corrections); a move or a send is said in the club's log with who. A game in
+play at its table is the table's to finish: 409, never taken from it.
+
+A move or a send names a table that is online, one of the tournament's, holding none of its
+games not played yet. A table whose match holds it (club/free_table.py: a shot entered, or a
+result being confirmed) is refused with a 409 that says so, as JSON `{"ok": false, "ask":
+"next_match", "message"}`, unless the staff confirm with ``"next_match": true``: a table
+takes settings sent during a match for its next match (scoreboard/table/setup_flow.py
+`sent()`), so the game waits there until that match is over.
 """
 
 import asyncio
+import json
 import logging
 
 from aiohttp import web
 
 from scoreboard.club.bodies import database, json_object
+from scoreboard.club.free_table import CONFIRMING
+from scoreboard.club.waiting import same_name, table_words
 from scoreboard.desk import formats
 from scoreboard.mqtt.topics import TABLE_ID
 from scoreboard.rules.setup import MAX_RACE
@@ -60,24 +72,26 @@ class TournamentStaff:
         if runner is None or game not in {g.id for g in t.bracket.ready()}:
             raise web.HTTPConflict(text=f"{game} is not waiting to be played")
         self._not_in_play(t, game, runner)
-        table = self._free_table(t, runner, body.get("table"))
+        table, busy = self._named_table(t, runner, body)
         left = runner.move(game, table)
         LOGGER.info("club: %s moved %s of tournament %s from %s to %s", by, game, t.id, left, table)
-        return self._changed(t.id, {"ok": True, "from": left, "to": table})
+        return self._changed(t.id, {"ok": True, "from": left, "to": table, "next_match": busy})
 
     async def send(self, request: web.Request) -> web.Response:
-        """A game the desk proposed (a tournament whose `dispatch` is "confirm") sent now, to
-        its proposed table or to `table`."""
+        """A game that waits for a table sent now: to `table`, or (a tournament whose
+        `dispatch` is "confirm") to the table the desk proposed for it."""
         t, game, body, runner = await self._game(request)
         by = staff_name(body)
         ready = {g.id for g in t.bracket.ready()}
         if runner is None or game not in ready or game in runner.at_tables(t.bracket.results):
             raise web.HTTPConflict(text=f"{game} is not waiting for a table")
         proposed = dict((g, table) for table, g in runner.proposed)
-        table = self._free_table(t, runner, body.get("table", proposed.get(game)))
+        if "table" not in body and game in proposed:
+            body = {**body, "table": proposed[game]}
+        table, busy = self._named_table(t, runner, body)
         runner.send(game, table)
         LOGGER.info("club: %s sent %s of tournament %s to %s", by, game, t.id, table)
-        return self._changed(t.id, {"ok": True, "to": table})
+        return self._changed(t.id, {"ok": True, "to": table, "next_match": busy})
 
     async def result(self, request: web.Request) -> web.Response:
         t, game, body, runner = await self._game(request)
@@ -145,28 +159,58 @@ class TournamentStaff:
             raise web.HTTPNotFound(text=f"no game {game!r} in tournament {tid}")
         return t, game, body, self.desk.runners.get(tid)
 
-    def _free_table(self, t, runner, table) -> str:
-        """`table` if it is free for this tournament's game (online, idle, holding none of
-        its games, one of its tables), else 400/409; 503 while the broker is away."""
+    def _named_table(self, t, runner, body: dict) -> tuple[str, bool]:
+        """(the table `body` names, whether a match holds it) for a game of this tournament:
+        online, one of its tables, holding none of its games not played yet, else 400/409;
+        a table whose match holds it only with `next_match` (a 409 that asks, else); 503
+        while the broker is away."""
+        table, next_match = body.get("table"), body.get("next_match", False)
         if not isinstance(table, str) or not TABLE_ID.match(table):
             raise web.HTTPBadRequest(text="table: a table's id")
+        if not isinstance(next_match, bool):
+            raise web.HTTPBadRequest(text="next_match: true or false")
         view = {v["table"]: v for v in self.desk.club.hall.views()}.get(table)
-        taken = set(runner.at_tables(t.bracket.results).values())
-        if view is None or not view.get("online") or view.get("status") != "idle":
-            raise web.HTTPConflict(text=f"table {table} is not free: not online, or in play")
-        if table in taken or (runner.tables is not None and table not in runner.tables):
+        if view is None or not view.get("online") or view.get("status") == "offline":
+            raise web.HTTPConflict(text=f"table {table} is not free: it is not online")
+        if runner.tables is not None and table not in runner.tables:
             raise web.HTTPConflict(text=f"table {table} is not free for this tournament")
+        holds = {at: g for g, at in runner.at_tables(t.bracket.results).items()}.get(table)
+        if holds is not None:
+            raise web.HTTPConflict(
+                text=f"table {table} is not free: it holds {holds} of this tournament, not "
+                "played yet (move it, or give it as a walkover, first)"
+            )
         if not self.desk.club.linked:
             raise web.HTTPServiceUnavailable(text="the club is not connected to the broker")
-        return table
+        busy = table_words(view)
+        if busy is not None and not next_match:
+            # What a table does with settings sent now (table/setup_flow.py `sent()`): in play,
+            # it keeps them for the next match; a match over takes them as its next one.
+            then = (
+                "it is the table's next match"
+                if view.get("busy") == CONFIRMING
+                else "the game waits as the table's next match: its setup screen opens with "
+                "it when that match is over"
+            )
+            message = f'{busy}. Sent there now, {then} (send again with "next_match": true).'
+            raise web.HTTPConflict(
+                text=json.dumps({"ok": False, "ask": "next_match", "message": message}),
+                content_type="application/json",
+            )
+        return table, busy is not None
 
     def _not_in_play(self, t, game: str, runner) -> None:
-        """409 when `game` is at a table that plays it: the table's result decides it."""
+        """409 when `game` is at a table that plays it (the table's match holds the table and
+        is between the game's players): the table's result decides it. A game sent to a
+        table as its next match, while another match is played there, is not in play."""
         if runner is None:
             return
         table = runner.at_tables(t.bracket.results).get(game)
-        views = {v["table"]: v for v in self.desk.club.hall.views()}
-        if table is not None and (views.get(table) or {}).get("status") == "playing":
+        view = {v["table"]: v for v in self.desk.club.hall.views()}.get(table) or {}
+        names = list((view.get("players") or {}).values())
+        sides = t.bracket.sides(game)
+        theirs = len(names) == 2 and all(any(same_name(p, n) for n in names) for p in sides)
+        if table is not None and view.get("busy") and theirs:
             raise web.HTTPConflict(
                 text=f"{game} is in play at table {table}: its result comes from the table "
                 "(finish or undo it there first)"
