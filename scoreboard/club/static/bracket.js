@@ -66,7 +66,11 @@ async function drawBracket() {
 
 window.onMessage = (message) => {
   if (message.type === "tournament" && String(message.id) === tournamentId) drawBracket();
-  else if ((message.type === "table" || message.type === "hall") && window.drawLive) window.drawLive();
+  else if (message.type === "waiting" && String(message.id) === tournamentId && window.tournament) {
+    // Why each game waits, and the tables now (issue 34): no reload of the bracket for it.
+    Object.assign(window.tournament, { waiting: message.waiting, tables: message.tables });
+    if (window.drawLive) window.drawLive();
+  } else if ((message.type === "table" || message.type === "hall") && window.drawLive) window.drawLive();
 };
 follow();
 drawBracket();

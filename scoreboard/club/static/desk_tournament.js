@@ -1,7 +1,8 @@
 // One tournament at the staff's desk (issue 22): each game whose players are known, where it
 // is, and the staff's hand on it: a walkover for a player who is missing, a move to another
-// free table, a proposed game sent (the "confirm" mode), a result entered or corrected.
-// Every change is a staff write (the browser asks for the staff password once).
+// table, a waiting game sent to a table now (issue 34; a proposed one in the "confirm" mode),
+// a result entered or corrected. A game that waits says why (the club's words, live). Every
+// change is a staff write (the browser asks for the staff password once).
 "use strict";
 const tid = decodeURIComponent(location.pathname.split("/")[3]);
 const by = document.getElementById("by");
@@ -19,14 +20,36 @@ async function act(game, what, body) {
   const r = await fetch(`/api/tournaments/${encodeURIComponent(tid)}/games/${encodeURIComponent(game)}/${what}`, {
     method: "POST", headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ ...body, by: by.value }) });
+  const text = await r.text();
+  const asked = r.status === 409 && text.startsWith("{") ? JSON.parse(text) : null;
+  if (asked && asked.ask === "next_match") {
+    // The table's match is in play: it would keep the game for its next match. The staff say.
+    if (window.confirm(`${game}: ${asked.message}\n\nSend it there anyway?`)) return act(game, what, { ...body, next_match: true });
+  }
   const answer = document.getElementById("answer");
   answer.className = r.ok ? "" : "bad";
-  answer.textContent = r.ok ? `${game}: done` : `${game}: ${await r.text()}`;
+  answer.textContent = r.ok ? `${game}: done` : `${game}: ${asked ? asked.message : text}`;
   await draw();
 }
 
-function freeTables() {
-  return [...tables.values()].filter((t) => t.online && t.status === "idle");
+function usable(tables, game) {
+  // The tournament's tables online that hold none of its other games: the free first, each
+  // busy one with what holds it (the club's words: sending there asks first).
+  const ok = (tables || []).filter((table) => !table.holds || table.holds === game);
+  return [...ok.filter((x) => x.free), ...ok.filter((x) => !x.free)];
+}
+const tableLabel = (table) => table.free ? table.name : `${table.name} (${table.text})`;
+
+function tableChoice(t, game, proposed) {
+  const choose = el("select", "tables");
+  choose.dataset.game = game;
+  for (const table of usable(t.tables, game)) {
+    const o = el("option", null, tableLabel(table));
+    o.value = table.table;
+    choose.append(o);
+  }
+  if (proposed) choose.value = proposed.table_id;
+  return choose;
 }
 
 function controls(g, t, atTable, proposed) {
@@ -36,16 +59,10 @@ function controls(g, t, atTable, proposed) {
   if (open) {
     cell.append(el("span", null, "walkover to "), button(a, () => act(g.id, "walkover", { winner: a })),
       button(b, () => act(g.id, "walkover", { winner: b })));
-    const choose = el("select");
-    for (const table of freeTables()) {
-      const o = el("option", null, table.name || table.table);
-      o.value = table.table;
-      choose.append(o);
-    }
-    if (proposed) choose.value = proposed.table_id;
+    const choose = tableChoice(t, g.id, proposed);
     if (choose.options.length && t.ready.includes(g.id)) {
-      const what = atTable ? "move" : proposed ? "send" : t.dispatch === "confirm" ? "send" : null;
-      if (what) cell.append(el("br"), button(what === "move" ? "move to" : "send to",
+      const what = atTable ? "move" : "send";
+      cell.append(el("br"), button(what === "move" ? "move to" : "send to",
         () => act(g.id, what, { table: choose.value })), choose);
     }
   }
@@ -70,14 +87,15 @@ async function draw() {
   champion.hidden = !t.champion;
   champion.textContent = t.champion ? "Champion: " + t.champion : "";
   const proposed = new Map((t.proposed || []).map((p) => [p.game, p]));
+  const why = new Map((t.waiting || []).map((w) => [w.game, w.text]));
   const rows = [];
   for (const g of t.games) {
     if (!g.players.every((p) => p)) continue;  // its players are not both known yet
     const at = (t.at || {})[g.id];
     const where = g.winner ? `${g.winner} won` + (g.frames ? ` ${g.frames[0]}:${g.frames[1]}` : "")
       + (g.provenance ? ` — ${g.provenance}` : "")  // issue 34: the table's word, or the staff's
-      : at ? `at ${at}` : proposed.has(g.id) ? `proposed: ${proposed.get(g.id).table}` : "waits for a table";
-    const row = el("tr", g.winner ? "played" : at ? "playing" : "");
+      : at ? `at ${at}` : why.has(g.id) ? `waits: ${why.get(g.id)}` : "";
+    const row = el("tr", g.winner ? "played" : at ? "playing" : why.has(g.id) ? "waiting" : "");
     row.id = "game-" + g.id;
     row.append(el("td", null, g.id), el("td", null, `${g.players[0]} v ${g.players[1]}`),
       el("td", "where", where), controls(g, t, Boolean(at), proposed.get(g.id)));
@@ -87,8 +105,26 @@ async function draw() {
   window.deskDrawn = (window.deskDrawn || 0) + 1;
 }
 
+function showWhy(message) {
+  // Why each game waits changed (a score at the table it waits for...): the words in place,
+  // each table's choice kept as the staff left it; a game that went out or came back, or a
+  // table that came or went, a full redraw.
+  const rows = [...document.querySelectorAll("#games tr.waiting")].map((row) => row.id);
+  if (rows.join() !== message.waiting.map((w) => "game-" + w.game).join()) return draw();
+  const selects = [...document.querySelectorAll("#games select.tables")];
+  for (const choose of selects) {
+    const now = usable(message.tables, choose.dataset.game);
+    if ([...choose.options].map((o) => o.value).sort().join() !== now.map((x) => x.table).sort().join()) return draw();
+    const label = new Map(now.map((x) => [x.table, tableLabel(x)]));
+    for (const o of choose.options) o.textContent = label.get(o.value);
+  }
+  for (const w of message.waiting) document.querySelector(`#game-${CSS.escape(w.game)} .where`).textContent = `waits: ${w.text}`;
+}
+
 window.onMessage = (message) => {
-  if (message.type === "tournament" && String(message.id) === tid) draw();
+  if (String(message.id) !== tid) return;
+  if (message.type === "tournament") draw();
+  else if (message.type === "waiting") showWhy(message);
 };
 follow();
 draw();
