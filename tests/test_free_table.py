@@ -67,6 +67,7 @@ def test_a_match_over_holds_the_table_while_its_players_confirm_the_result():
     no_key = over()
     no_key["confirmation"] = {"A": False, "B": False}  # `closed` left out: not closed
     assert in_use(no_key) == CONFIRMING
+    assert in_use({**over(), "confirmation": "open"}) is None  # not an object: read as none
     # the confirmation is a match over's: elsewhere the match decides
     assert in_use(snap("break A", confirmation={"closed": None})) is None
     assert in_use(snap("break A", "shot", confirmation={"closed": "confirmed"})) == PLAYING

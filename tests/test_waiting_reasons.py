@@ -3,8 +3,13 @@ pure, over the real hall's views of real match states. Each reason in its words,
 that holds; each table's words; the plan never sends a game whose player is at another
 table's match, nor to a table that is taken, busy, faulty, offline or not the tournament's."""
 
+import inspect
+import re
+from pathlib import Path
+
 from hall_tables import HallTables
 
+from scoreboard.club import waiting
 from scoreboard.club.waiting import Game, plan, reasons, same_name, table_words, tables_now
 
 GAME = Game("W2-1", ("Andrii", "Oksana"))
@@ -121,3 +126,12 @@ def test_table_words_and_names():
     tables.state("t1", "players Petro Taras", "race 1", "break A")
     assert table_words(tables.views()[0]) is None
     assert same_name("Anna_Maria", "anna maria") and not same_name("Anna", "Anna M")
+
+
+def test_every_reason_is_in_the_modules_list_and_the_api_doc():
+    listed = re.findall(r"^- ``([a-z-]+)``", waiting.__doc__, re.M)
+    returned = re.findall(r'return "([a-z-]+)"', inspect.getsource(waiting._why))
+    assert listed == returned  # in the order they are tried
+    doc = (Path(__file__).parent.parent / "docs" / "API.md").read_text(encoding="utf-8")
+    section = doc[doc.index("`waiting` says why each ready game") :]
+    assert all(f"`{kind}`" in section[:2000] for kind in listed), listed

@@ -11,10 +11,10 @@ waits for a reason it can say, the first of:
   playing at table 2", or still confirming the result there);
 - ``proposed``: the tournament is played on confirm, and the desk proposes it for a table;
 - ``no-table``: no table of the tournament is online;
-- ``table-busy``: its one table online is busy ("table 3 busy: Oksana v Petro, 5:3");
-- ``all-busy``: every table of the tournament online is busy (or has a fault);
 - ``free-table``: a table is free for it and it goes out at the next dispatch (a moment:
-  the club's first seconds after connecting, while the tables' assigns come back).
+  the club's first seconds after connecting, while the tables' assigns come back);
+- ``table-busy``: its one table online is busy ("table 3 busy: Oksana v Petro, 5:3");
+- ``all-busy``: every table of the tournament online is busy (or has a fault).
 """
 
 from dataclasses import dataclass
