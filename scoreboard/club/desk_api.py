@@ -87,10 +87,11 @@ class DeskApi:
         the table they wait for, a player back from another table), its pages are told, with
         the reasons (club/waiting.py), without a reload of the bracket."""
         for runner in list(self.runners.values()):
-            why = runner.why(linked=self.club.linked)
-            if self._told.get(runner.id) != why:
-                self._told[runner.id] = why
-                self.club.tell_pages({"type": "waiting", "id": runner.id, **why})
+            why, told = runner.why(linked=self.club.linked), self._told.get(runner.id)
+            if told == why or (told is not None and not told["waiting"] and not why["waiting"]):
+                continue  # the same, or still no game waits: a ball at a table is no news
+            self._told[runner.id] = why
+            self.club.tell_pages({"type": "waiting", "id": runner.id, **why})
 
     def resume(self, tid: int):
         """The runner of tournament `tid` if it is not over (a corrected final can make one

@@ -201,9 +201,10 @@ class TournamentRunner:
         taken = {table: game for game, table in out.items()}
         proposed = dict(self.proposed) if self.confirm else {}
         kw = {"tables": self.tables, "taken": taken, "proposed": proposed}
+        now = waiting.tables_now(views, **kw)
         return {
-            "waiting": waiting.reasons(games, views, linked=linked, **kw),
-            "tables": waiting.tables_now(views, **kw),
+            "waiting": waiting.reasons(games, views, linked=linked, now=now, **kw),
+            "tables": now,
         }
 
     def send(self, game: str, table: str) -> None:

@@ -42,24 +42,29 @@ def plan(
         if ours(v, tables) and free(v) and v["table"] not in taken
     ]
     pairs = []
+    at = held_players(views)
     for game in games:
-        if open_tables and not away(game, views):
+        if open_tables and not away(game, at):
             pairs.append((open_tables.pop(0), game.id))
     return pairs
 
 
-def away(game: Game, views: list[dict]) -> list[tuple[str, dict]]:
-    """(player, the table's view) for each player of `game` held by a match at a table: an
-    online table whose match holds it (free_table.in_use) with that player's name."""
-    found = []
-    for player in game.players:
-        for view in views:
-            names = (view.get("players") or {}).values()
-            on = view.get("online") is not False and view.get("status") != "offline"
-            if on and view.get("busy") and any(same_name(player, n) for n in names):
-                found.append((player, view))
-                break
-    return found
+def held_players(views: list[dict]) -> dict[str, dict]:
+    """The players a match holds at a table, by name (`key`): each online table whose match
+    holds it (free_table.in_use), for each of its players; the first table in the views."""
+    at: dict[str, dict] = {}
+    for view in views:
+        on = view.get("online") is not False and view.get("status") != "offline"
+        if on and view.get("busy"):
+            for name in (view.get("players") or {}).values():
+                at.setdefault(key(name), view)
+    return at
+
+
+def away(game: Game, at: dict[str, dict]) -> list[tuple[str, dict]]:
+    """(player, the table's view) for each player of `game` held by a match at a table
+    (`at`: held_players of the hall's views)."""
+    return [(p, at[key(p)]) for p in game.players if key(p) in at]
 
 
 def tables_now(
@@ -102,17 +107,21 @@ def reasons(
     taken: dict | None = None,
     proposed: dict | None = None,
     linked: bool = True,
+    now: list[dict] | None = None,
 ) -> list[dict]:
     """Why each game waits, in the games' order: `{"game", "players", "why", "text",
     "table"}` (`table`: the one table the words name, else None). `taken`: table -> this
-    tournament's game out there; `proposed`: table -> the game the desk proposes for it."""
+    tournament's game out there; `proposed`: table -> the game the desk proposes for it;
+    `now`: tables_now of the same, if the caller has it."""
     proposed = proposed or {}
-    now = tables_now(views, tables=tables, taken=taken, proposed=proposed)
+    if now is None:
+        now = tables_now(views, tables=tables, taken=taken, proposed=proposed)
     for_game = {game: table for table, game in proposed.items()}
     names = {v["table"]: name_of(v) for v in views}
+    at = held_players(views)
     out = []
     for game in games:
-        why, text, table = _why(game, views, now, for_game.get(game.id), names, linked)
+        why, text, table = _why(game, at, now, for_game.get(game.id), names, linked)
         out.append(
             {
                 "game": game.id,
@@ -125,10 +134,10 @@ def reasons(
     return out
 
 
-def _why(game: Game, views, now, proposed_table, names, linked) -> tuple[str, str, str | None]:
+def _why(game: Game, at, now, proposed_table, names, linked) -> tuple[str, str, str | None]:
     if not linked:
         return "broker", "the club has lost the broker: games go out when it is back", None
-    held = away(game, views)
+    held = away(game, at)
     if held:
         words = [
             f"{player} still at {name_of(view)}, confirming the result"
@@ -176,7 +185,11 @@ def name_of(view: dict) -> str:
     return view.get("name") or view["table"]
 
 
+def key(name) -> str:
+    """A player's name as the club and the tables both write it: a table's match log writes a
+    space as `_`, and the club keeps one player per name whatever its case."""
+    return str(name).replace("_", " ").casefold()
+
+
 def same_name(a, b) -> bool:
-    """A club's name and a table's: a table's match log writes a space as `_`, and the club
-    keeps one player per name whatever its case."""
-    return str(a).replace("_", " ").casefold() == str(b).replace("_", " ").casefold()
+    return key(a) == key(b)
