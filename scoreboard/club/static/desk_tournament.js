@@ -32,18 +32,17 @@ async function act(game, what, body) {
   await draw();
 }
 
-function usable(tables, game) {
-  // The tournament's tables online that hold none of its other games: the free first, each
-  // busy one with what holds it (the club's words: sending there asks first).
-  const ok = (tables || []).filter((table) => !table.holds || table.holds === game);
+function usable(tables) {
+  // The tournament's tables online that hold none of its games: the free first, each busy
+  // one with what holds it (the club's words: sending there asks first).
+  const ok = (tables || []).filter((table) => !table.holds);
   return [...ok.filter((x) => x.free), ...ok.filter((x) => !x.free)];
 }
 const tableLabel = (table) => table.free ? table.name : `${table.name} (${table.text})`;
 
-function tableChoice(t, game, proposed) {
+function tableChoice(t, proposed) {
   const choose = el("select", "tables");
-  choose.dataset.game = game;
-  for (const table of usable(t.tables, game)) {
+  for (const table of usable(t.tables)) {
     const o = el("option", null, tableLabel(table));
     o.value = table.table;
     choose.append(o);
@@ -59,7 +58,7 @@ function controls(g, t, atTable, proposed) {
   if (open) {
     cell.append(el("span", null, "walkover to "), button(a, () => act(g.id, "walkover", { winner: a })),
       button(b, () => act(g.id, "walkover", { winner: b })));
-    const choose = tableChoice(t, g.id, proposed);
+    const choose = tableChoice(t, proposed);
     if (choose.options.length && t.ready.includes(g.id)) {
       const what = atTable ? "move" : "send";
       cell.append(el("br"), button(what === "move" ? "move to" : "send to",
@@ -113,7 +112,7 @@ function showWhy(message) {
   if (rows.join() !== message.waiting.map((w) => "game-" + w.game).join()) return draw();
   const selects = [...document.querySelectorAll("#games select.tables")];
   for (const choose of selects) {
-    const now = usable(message.tables, choose.dataset.game);
+    const now = usable(message.tables);
     if ([...choose.options].map((o) => o.value).sort().join() !== now.map((x) => x.table).sort().join()) return draw();
     const label = new Map(now.map((x) => [x.table, tableLabel(x)]));
     for (const o of choose.options) o.textContent = label.get(o.value);
