@@ -112,3 +112,37 @@ def test_staff_send_a_waiting_game_to_a_named_table(tmp_path, database_url):
             await http.close()
 
     asyncio.run(main())
+
+
+def test_a_table_whose_players_confirm_a_result_is_asked_about_first(tmp_path, database_url):
+    """Its match is over, its result open: the table keeps a game sent now until the result
+    is closed (table/setup_flow.py), and the desk's question says so."""
+    engine = open_database(database_url)
+    ids = [players.add(engine, name) for name in ("Oksana", "Petro")]
+    over = ("players Yurii Marko", "race 1", "break A", "shot pots=8")
+
+    async def main():
+        club = Club(book=ResultBook(tmp_path / "book"), staff_password="cue", database=engine)
+        tables = HallTables(club)
+        club.client, club.linked = Broker(tables), True
+        tables.table("t1", *over, confirmation={"A": True, "B": False, "closed": None})
+        http = TestClient(TestServer(club.app()))
+        await http.start_server()
+        staff = {**STAFF, "Origin": f"http://{http.host}:{http.port}"}
+        try:
+            made = await http.post("/api/tournaments", json={"players": ids}, headers=staff)
+            tid = (await made.json())["id"]
+            send = f"/api/tournaments/{tid}/games/W1-1/send"
+            asked = await http.post(send, json={"table": "t1"}, headers=staff)
+            said = await asked.json()
+            assert asked.status == 409 and said["ask"] == "next_match", said
+            assert said["message"].startswith("Table 1: Yurii v Marko confirming the result. ")
+            assert "starts it as soon as their result is closed" in said["message"]
+            assert club.client.sent == []
+            closed = {"A": True, "B": True, "closed": "confirmed"}
+            tables.state("t1", *over, confirmation=closed)  # free now: it goes by itself
+            assert club.client.sent == [("t1", f"T{tid}-W1-1")]
+        finally:
+            await http.close()
+
+    asyncio.run(main())

@@ -185,9 +185,9 @@ class TournamentStaff:
         busy = table_words(view)
         if busy is not None and not next_match:
             # What a table does with settings sent now (table/setup_flow.py `sent()`): in play,
-            # it keeps them for the next match; a match over takes them as its next one.
+            # it keeps them for the next match; a result being confirmed, until it is closed.
             then = (
-                "it is the table's next match"
+                "the table keeps the game and starts it as soon as their result is closed"
                 if view.get("busy") == CONFIRMING
                 else "the game waits as the table's next match: its setup screen opens with "
                 "it when that match is over"
