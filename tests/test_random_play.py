@@ -16,7 +16,18 @@ restarts, and checks after every step:
 4. no correction (a kind step, "no foul", UNDO) ends a frame the corrected state does not;
 5. the journal replayed from nothing is the state shown, and the hint is the catalog's,
    naming the players;
-6. no press that only pairs a phone, opens a menu or turns a page changes the match.
+6. no press that only pairs a phone, opens a menu or turns a page changes the match;
+7. FOUL within the shot's window after the ball that ended a frame or the match (GR-22.3,
+   issue 34) is that stroke's foul exactly as during play: its balls back, the penalty point
+   to the opponent, the frame and the match go on (a point that ends the frame waits, as
+   every frame-ending kind); after the window FOUL there changes nothing;
+8. after the match each player confirms the result with his own button, as the table shows
+   it; a correction voids every confirmation before it; without both within [timings]
+   confirm_result the result times out (the time starts again after a correction or a
+   restart);
+9. a closed result (both confirmed, or timed out) never changes until a new match: UNDO,
+   FOUL, a ball do nothing ("result final"); the setup opens only then, by A or B, or by
+   itself 32 s later, never by FOUL; a press within 2 s of its opening by itself does nothing.
 
 `make test` runs RANDOM_PLAY_EXAMPLES sequences (over the test functions below, for the
 xdist workers); `SCOREBOARD_RANDOM_PLAY_EXAMPLES=100000` runs a long one, e.g.
@@ -31,7 +42,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
-from hypothesis import settings
+from hypothesis import assume, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     RuleBasedStateMachine,
@@ -59,6 +70,16 @@ PENALTY_WINDOW = 8.0  # D-1: the first ball this soon after the choice is the pe
 GUARD = 0.5  # two player presses this close: "one button at a time"
 QUESTION = 5.0  # UNDO held asks "new match / pair a phone" for this long
 MARGIN = 0.06  # no input lands this close to a window's edge (the debouncer's 20 ms skew)
+CONFIRM_RESULT = (180.0, 30.0, 10.0)  # [timings] confirm_result: the default, and shorter
+RESULT = 32.0  # after a result closes, the setup opens by itself: 30 s, each of the 4 pages 8 s
+OPENED_GUARD = 2.0  # a press this soon after the setup opened by itself does nothing
+# Table bugs random play found, each kept as a named test in tests/test_random_play_found.py:
+# where the table differs from the README the model follows the table until the bug is fixed
+# (then its name goes from here). Four were found after issue 34 and fixed: the time to
+# confirm not started again after an amend, A/B held after a closed result, a ball after a
+# closed result keeping the question UNDO held asked, the time running out while a FOUL step
+# waited.
+KNOWN_BUGS: set[str] = set()
 SHOOTING, CHOOSING, OVER = ("break", "play"), ("foul", "break-foul"), ("frame-over", "match-over")
 IN_FRAME = SHOOTING + CHOOSING
 NAMES = {"A": "Олена", "B": "Тарас Шевчук"}
@@ -118,6 +139,35 @@ class Entry:
     windows: Windows
 
 
+@dataclass(frozen=True)
+class Confirmed:
+    """Who confirmed the match's result since its last step, and whether the time ran out
+    (issue 34): the players' presses, as the model follows them."""
+
+    A: bool = False
+    B: bool = False
+    timed_out: bool = False
+
+    def closed(self) -> str | None:
+        if self.A and self.B:
+            return "confirmed"
+        return "timed-out" if self.timed_out else None
+
+    def view(self) -> dict:
+        return {"A": self.A, "B": self.B, "closed": self.closed()}
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A FOUL step shown only, taken where the stepping stops (4): what the match then comes
+    to, the windows before it (UNDO's) and after it (None: those of the last kind step)."""
+
+    want: dict  # came_to() once taken
+    windows: Windows
+    after: Windows | None = None
+    no_foul: bool = False  # "no foul" putting back the stroke that ended the frame
+
+
 class Mismatch(AssertionError):
     pass
 
@@ -131,6 +181,12 @@ def core(state: dict) -> dict:
     """The part of the state a prediction names (statistics and times follow from it)."""
     keys = ("phase", "frame", "score", "frames", "frame_scores", "frame_winner", "winner")
     return {k: state[k] for k in keys}
+
+
+def came_to(state: dict) -> dict:
+    """`core(state)` and whose foul of which kind it holds: what a FOUL step comes to."""
+    foul = state["foul"]
+    return core(state) | {"foul": foul and (foul["offender"], foul["kinds"])}
 
 
 def scored(state: dict, side: str, n: int) -> dict:
@@ -154,6 +210,35 @@ def scored(state: dict, side: str, n: int) -> dict:
     else:
         s["phase"] = "play"
     return s
+
+
+def unended(state: dict) -> dict:
+    """The frames as they were before the frame's winning stroke (GR-22.3: a foul on it takes
+    the frame's end back), the frame still on."""
+    if state["phase"] not in OVER:
+        return {k: state[k] for k in ("frames", "frame_scores", "frame_winner", "winner")}
+    w = state["frame_winner"]
+    return {
+        "frames": dict(state["frames"], **{w: state["frames"][w] - 1}),
+        "frame_scores": state["frame_scores"][:-1],
+        "frame_winner": None,
+        "winner": None,
+    }
+
+
+def fresh(state: dict) -> bool:
+    """A new match, nothing played yet."""
+    return (
+        state["phase"] in ("lag", "break")
+        and state["score"] == {"A": 0, "B": 0}
+        and state["frames"] == {"A": 0, "B": 0}
+        and not state["frame_scores"]
+    )
+
+
+def match_only(state: dict) -> dict:
+    """The state without the result's confirmation, which the model follows on its own (8)."""
+    return {k: v for k, v in state.items() if k != "confirmation"}
 
 
 # -- the inputs' strategies -----------------------------------------------------------------------
@@ -194,28 +279,43 @@ class RandomPlay(RuleBasedStateMachine):
         points=st.sampled_from([3, 4, 5, 8]),
         american=st.booleans(),
         lead=st.one_of(st.none(), st.tuples(st.integers(1, 3), st.integers(1, 3))),
+        confirm=st.sampled_from(CONFIRM_RESULT),
     )
-    def start(self, race, points, american, lead):
+    def start(self, race, points, american, lead, confirm):
         """D-5: a short race so frames and matches end often; CV-1 sometimes. Half the
         matches are played up to a few points short of the target for each player (`lead`:
         how many short), through the same inputs and checks, so that the frame's end, and
-        what a foul or a correction does there, come often."""
+        what a foul or a correction does there, come often; the result's time to confirm is
+        sometimes short, so that it runs out within a sequence's pauses."""
         text = (
             f'[match]\nplayer_a = "{NAMES["A"]}"\nplayer_b = "{NAMES["B"]}"\n'
             f"race = {race}\ntarget = {points}\n"
         )
         if american:
             text += '[rules]\npenalty = "american"\n'
+        if confirm != CONFIRM_RESULT[0]:  # the default: 3 min
+            text += f"[timings]\nconfirm_result = {confirm}\n"
+        self.confirm_seconds = confirm
         self.epoch = 0
         self.w = Windows(0)
         self.stack: list[Entry] = []
-        self.restorable = None  # (state, stack) of the match a new match archived
-        self.pending = False  # a kind step shown as a hint only, taken when stepping stops
-        self.pending_windows = None
+        self.restorable = None  # (state, stack, confirmed) of the match a new match archived
+        self.waiting: Waiting | None = None  # a FOUL step shown only, taken when stepping stops
+        # The result's confirmation (8, 9): None while the match is not over; when its time
+        # started (None: it does not run), why it is what it is (for the failure's message).
+        self.confirmed: Confirmed | None = None
+        self.confirm_since: float | None = None
+        self.confirmed_why = ""
+        self.desk_open = False  # the setup screen, as the model follows it (9)
+        self.opens_at = None  # a closed result: when the setup opens by itself
+        self.opened_itself = None  # when it did: a press this soon after does nothing
+        self.opens_setup = False  # the input being handled opens the setup
         self.question_at = None  # UNDO held: "UNDO: new match, FOUL: pair a phone"
+        self.question_unseen = False  # asked, no longer shown (a known bug: KNOWN_BUGS)
         self.last_player = None  # the last player press the panel took (GUARD)
         self.seen = None  # what was shown just before the input
         self.table = Table(self.dir, text, self.watch)
+        self.desk_open = self.table.app.desk.is_open
         self.check(self.table.state)
         if lead is not None:  # A breaks and pots, misses; B pots, misses: A at the table
             self.leading = True  # the model follows each input; the checks wait to its end
@@ -255,6 +355,30 @@ class RandomPlay(RuleBasedStateMachine):
     def press_undo(self, pause, length):
         self.press("undo", pause, length)
 
+    @precondition(lambda self: self.table.state["phase"] in OVER)
+    @rule(pause=SOON, length=PRESS)
+    def foul_soon(self, pause, length):
+        """After the frame's winning ball, FOUL soon: its stroke's foul and the kinds (7)."""
+        self.press("foul", pause, length)
+
+    @precondition(lambda self: self.table.state["phase"] == "match-over")
+    @rule(side=PLAYER, pause=SOON, length=PRESS)
+    def confirm_soon(self, side, pause, length):
+        """After the match, a player's button soon: both confirm, or a correction between (8)."""
+        self.press(side, pause, length)
+
+    @precondition(lambda self: self.opens_at is not None)
+    @rule(
+        button=st.sampled_from(["A", "B", "foul", "undo"]),
+        after=st.sampled_from([-1.0, 0.3, 1.2, 1.9, 2.6]),
+        length=PRESS,
+    )
+    def press_as_the_setup_opens(self, button, after, length):
+        """A press about when the setup opens by itself after a closed result (9): before it,
+        within its 2 s, or after."""
+        at = max(self.opens_at + after - length, self.table.clock.now + 0.1)
+        self.press(button, at - self.table.clock.now, length)
+
     def press(self, button, pause, length):
         at = self.clear(self.table.clock.now + pause, length)
         self.table.press(button, at, length)
@@ -282,7 +406,8 @@ class RandomPlay(RuleBasedStateMachine):
         so a restart comes about once in 20 steps, not once in 7.)"""
         if then == "wait":
             self.table.run_until(self.table.clock.now + seconds)
-        else:
+        else:  # what time did until now (the setup opening by itself), then the restart
+            self.advance(self.table.clock.now, self.table.state)
             self.table.restart(seconds / 30, power_cut=then == "power cut")
 
     @rule()
@@ -315,6 +440,12 @@ class RandomPlay(RuleBasedStateMachine):
             edges.append(self.last_player + GUARD)
         if self.question_at is not None:
             edges.append(self.question_at + QUESTION)
+        if self.confirm_since is not None:  # the result's time runs out (8), a FOUL step
+            out = self.confirm_since + self.confirm_seconds  # waiting then is taken, or not
+            edges += [out, out - KIND_WINDOW]
+        for opened in (self.opens_at, self.opened_itself):  # the setup opens by itself (9)
+            if opened is not None:
+                edges += [opened, opened + OPENED_GUARD]
         while any(abs(at + length - edge) < MARGIN for edge in edges):
             at += 2 * MARGIN
         return at
@@ -322,28 +453,96 @@ class RandomPlay(RuleBasedStateMachine):
     # -- what the table reports ------------------------------------------------------------------
     def watch(self, kind, before, what):
         table = self.table
+        now = table.clock.now
         if kind == "before":
             app = table.app
             self.seen = {
                 "desk": app.desk.is_open,
+                "setup": table.snapshot.get("setup"),
                 "code": app.phone.code is not None,
                 "request": app.phone.request is not None,
                 "saver": app.saver.state == SAVER,
                 "records": len(table.net.records),
                 "hint": table.hint,
             }
+            self.advance(now, before)
+            expect(
+                self.seen["desk"] == self.desk_open,
+                "the setup opened by itself before the result closed, or not 32 s after (9)"
+                if self.seen["desk"]
+                else "the setup did not open by itself 32 s after the result closed (9)",
+                f"closed: {self.confirmed and self.confirmed.closed()} at {now}",
+            )
             return
         after = table.state
+        closed = (before.get("confirmation") or {}).get("closed")
+        expect(
+            not closed or after == before or fresh(after),
+            f"a closed result ({closed}) changed before a new match (9)",
+            diff(before, after),
+        )
+        m, m2 = match_only(before), match_only(after)
         if kind == "input":
             self.records = table.net.records[self.seen["records"] :]
-            self.input(what, before, after)
+            self.opens_setup = False
+            self.input(what, m, m2)
+            desk = table.app.desk.is_open
+            if not self.seen["desk"]:
+                expect(
+                    desk == self.opens_setup,
+                    f"{what} opened the setup (9)" if desk else f"{what} did not open the setup",
+                    f"closed: {self.confirmed and self.confirmed.closed()}",
+                )
+            self.desk_open = desk
         elif kind == "time":
             self.records = what
-            self.time_passed(before, after)
+            self.advance(now, before)
+            self.time_passed(m, m2)
         elif kind == "restart":
-            self.restarted(before, after)
+            self.restarted(m, m2)
         if not self.leading:
             self.check(after)
+
+    def advance(self, now, state):
+        """Time passes (8, 9): without both confirmations the result times out when its time
+        runs out (sequences where a FOUL step waits then are left out); a closed
+        result's setup opens by itself 32 s after it closed, unless it is open already."""
+        waiting, kind_until = self.waiting, self.w.kind_until
+        if waiting and waiting.want == came_to(state) and kind_until and now > kind_until:
+            self.w, self.waiting = waiting.after or self.w, None  # taken: it came to nothing
+        c, since = self.confirmed, self.confirm_since
+        if c and not c.closed() and since is not None and now >= since + self.confirm_seconds:
+            out = since + self.confirm_seconds
+            # The time running out while a FOUL step waits: the table takes the step first
+            # (it may change the result) and only then counts again; not modelled here, the
+            # named test in test_random_play_found.py holds it.
+            assume(not self.waiting)
+            self.confirmed, self.confirm_since = replace(c, timed_out=True), None
+            self.confirmed_why = f"the time to confirm ran out at {out} (since {since})"
+            self.opens_at, self.waiting = out + RESULT, None
+        if self.opens_at is not None and now >= self.opens_at:
+            opened, self.opens_at = self.opens_at, None
+            if state["phase"] == "match-over" and self.closed() and not self.desk_open:
+                self.desk_open, self.opened_itself = True, opened
+
+    def closed(self) -> bool:
+        """The result is closed (9): both confirmed, or the time ran out."""
+        return self.confirmed is not None and self.confirmed.closed() is not None
+
+    def voided(self, m, m2, why):
+        """A step was taken (an event written): only confirmations after it count (8); the
+        match over after it, its time to confirm starts now."""
+        if m2["phase"] != "match-over":
+            self.confirmed = self.confirm_since = None
+            return
+        now, c, since = self.table.clock.now, self.confirmed, self.confirm_since
+        if c is not None and (c.A or c.B):
+            why = f"{why} voided every confirmation before it"  # a correction
+        over = m["phase"] == "match-over" and since is not None  # over before it, too
+        if over and "time-not-restarted" in KNOWN_BUGS:
+            now = since  # the time runs on from the match's end
+        self.confirmed, self.confirm_since = Confirmed(), now
+        self.confirmed_why = f"{why}: no confirmation yet, the time runs from {now}"
 
     # -- the model: what each input means ----------------------------------------------------------
     def input(self, event, m, m2):
@@ -351,9 +550,13 @@ class RandomPlay(RuleBasedStateMachine):
         press = isinstance(event, ButtonPress)
         button = getattr(event, "button", None)
         asked, self.question_at = self.question_at, None
+        unseen, self.question_unseen = self.question_unseen, False
         if isinstance(event, Pot):
+            final = m["phase"] == "match-over" and self.closed() and not self.waiting
+            if final and "final-ball-keeps-question" in KNOWN_BUGS:
+                self.question_at, self.question_unseen = asked, asked is not None
             return self.ball(event, m, m2)
-        if self.pending:  # any input but a FOUL press or UNDO stops the stepping
+        if self.waiting:  # any input but a FOUL press or UNDO stops the stepping
             kind_window = self.w.kind_until is not None and t <= self.w.kind_until
             steps_on = press and (button == "undo" or (button == "foul" and kind_window))
             if not (steps_on and (seen["request"] or seen["code"])):
@@ -372,7 +575,8 @@ class RandomPlay(RuleBasedStateMachine):
             # OK: the phone's UNDO, as if UNDO were pressed at the table now
             event, button, asked = ButtonPress("undo", t), "undo", None
         if asked is not None and t - asked <= QUESTION:  # "UNDO new, FOUL phone"
-            expect(seen["hint"] == "confirm-new-match", "a question answered, not shown", seen)
+            shown = seen["hint"] == "confirm-new-match" or unseen
+            expect(shown, "a question answered, not shown", seen)
             if press and button == "undo":
                 return self.new_match(m, m2)
             if press and button == "foul":  # pairing is UNDO held, then FOUL: it never scores
@@ -401,8 +605,11 @@ class RandomPlay(RuleBasedStateMachine):
     def ball(self, event: Pot, m, m2):
         """FP-5.5, FP-6: every ball counts for the striker, but D-1's penalty ball."""
         t, w, phase = event.t, self.w, m["phase"]
-        if self.pending:  # the pending kind is taken first; then the ball
+        if self.waiting:  # the waiting FOUL step is taken first; then the ball
             return self.pending_then(event, m, m2)
+        if phase == "match-over" and self.closed():  # 9: final, the ball is still kept
+            expect(m2 == m, "a ball after the result was closed changed the match (9)", event)
+            return expect(self.table.hint == "result-final", "a ball: no result final", event)
         if phase in CHOOSING:  # D-1: the penalty ball (CV-1, or its point given back: none)
             expect(m2 == m, "a ball while the choice is pending changed the match", event)
             if m["foul"]["rule"] == "american" or m["foul"]["lapsed"]:
@@ -452,8 +659,12 @@ class RandomPlay(RuleBasedStateMachine):
 
     def player_press(self, side, t, m, m2, *, pressed=True):
         phase = m["phase"]
-        if phase == "match-over":  # opens the next match's setup, nothing else
-            return expect(m2 == m, "A or B after the match changed the match")
+        if phase == "match-over":  # I confirm the result; once it is closed, the setup (8, 9)
+            expect(m2 == m, "A or B after the match changed the match")
+            if self.closed():
+                self.opens_setup = pressed or "hold-opens-no-setup" not in KNOWN_BUGS
+                return
+            return self.confirm(side, t, m)
         if pressed:  # "one button at a time": two player presses within 0.5 s
             if self.last_player is not None and t - self.last_player < GUARD:
                 return expect(m2 == m, "two player presses within 0.5 s changed the match")
@@ -490,6 +701,26 @@ class RandomPlay(RuleBasedStateMachine):
                 core(m2),
             )
             return self.stepped(m, m2, Windows(self.epoch))
+
+    def confirm(self, side, t, m):
+        """After the match, my button: I confirm the result shown (8), said as such; both
+        confirmed, the result is closed, and the setup opens by itself 32 s later (9)."""
+        c, hint = self.confirmed, self.table.hint
+        expect(c is not None, "model: a match over with no confirmation followed")
+        name = m["players"][side]
+        if getattr(c, side):
+            waits = m["players"][other(side)]
+            return expect(
+                hint == ("confirm-waits", (("name", waits),)),
+                f"{side} confirming again is not told {other(side)} is awaited",
+                hint,
+            )
+        self.confirmed = c = replace(c, **{side: True})
+        self.confirmed_why = f"{side} confirmed at {t}"
+        if c.closed():
+            self.confirm_since, self.opens_at = None, t + RESULT
+            return expect(hint == "result-confirmed", "both confirmed, not said so", hint)
+        expect(hint == ("confirmed-by", (("name", name),)), f"{side} confirmed, not said", hint)
 
     def chose(self, side, t, m, m2, phase):
         expect(
@@ -530,11 +761,19 @@ class RandomPlay(RuleBasedStateMachine):
         """FP-6/FP-7, GR-22.3; further presses within 4 s step the kind (a correction)."""
         w, phase = self.w, m["phase"]
         expect(m2["phase"] not in OVER or phase in OVER, "a FOUL press ended the frame", core(m2))
-        if phase == "frame-over":  # turns the statistics page only
-            return expect(m2 == m, "FOUL between frames (a page) changed the match")
-        if phase in ("lag", "match-over"):  # nothing to foul; after the match: the setup
+        kind_window = w.kind_until is not None and t <= w.kind_until
+        if phase in OVER:  # 7: within the window of the stroke that ended it, its foul
+            if phase == "match-over" and self.closed():  # 9: the pages only, final
+                return expect(m2 == m, "FOUL after the result was closed changed it (9)")
+            if not kind_window and not (w.shot and w.shot.open_at(t)):  # the pages only
+                return expect(
+                    m2 == m,
+                    f"FOUL in {phase} after the window of the stroke that ended it (a page) "
+                    "changed the match (7)",
+                )
+        if phase == "lag":  # nothing to foul
             return expect(m2 == m, f"FOUL in {phase} changed the match")
-        if w.kind_until is not None and t <= w.kind_until and phase in CHOOSING:
+        if kind_window and phase in CHOOSING + OVER:
             return self.kind_step(t, m, m2)
         if phase in CHOOSING:  # a choice is pending: no shot to call a foul on
             return expect(m2 == m, "FOUL during the choice, out of the kind window, acted")
@@ -552,15 +791,38 @@ class RandomPlay(RuleBasedStateMachine):
     def kind_step(self, t, m, m2):
         """A FOUL press within 4 s of the last FOUL step: the next kind, and after every kind
         "no foul", which puts back the shot as it was before the FOUL press."""
-        expect(m2["phase"] not in OVER, "a kind on the way ended the frame (4)", core(m2))
-        before = self.pending_windows if self.pending else self.w
-        base, base_w, _, on_break, _ = self.w.foul_base
-        if _key(self.table.hint) != "foul-cancelled":
+        expect(m2 == m or m2["phase"] not in OVER, "a kind on the way ended the frame (4)")
+        waiting = self.waiting
+        before = waiting.windows if waiting else self.w
+        base, base_w, striker_base, on_break, striker = self.w.foul_base
+        hint = self.table.hint
+        key = _key(hint)
+        if key not in ("foul-cancelled", "no-foul-ends-frame", "no-foul-ends-match"):
+            if waiting and waiting.no_foul:  # FOUL again: the kinds start again, from the
+                self.w = replace(self.w, kinds=())  # first, as if the balls had just fallen
+                first = "illegal-break" if on_break else "other"
+                return self.kind_shown(t, m, m2, before=before, kind=first)
             return self.kind_shown(t, m, m2, before=before)
         kinds = KINDS if on_break else KINDS - {"illegal-break"}  # GR-13.1: the break's only
         expect(set(self.w.kinds) == kinds, "no foul before every kind", self.w.kinds)
+        if base["phase"] in OVER:  # the stroke that ended the frame back: it ends it again,
+            over = "match" if base["phase"] == "match-over" else "frame"  # where the
+            said = {  # stepping stops (issue 34)
+                "gainer": base["players"][base["frame_winner"]],
+                "n": base["score"][striker] - striker_base,
+                "score": f"{base['score']['A']}:{base['score']['B']}",
+            }
+            expect(
+                key == f"no-foul-ends-{over}"
+                and {k: _fields(hint).get(k) for k in said} == said
+                and m2 == m,
+                f"no foul putting back the stroke that ended the {over} does not wait, saying so",
+                hint,
+            )
+            self.waiting = Waiting(came_to(base), before, base_w, no_foul=True)
+            return
         expect(m2 == base, "no foul is not the state before the FOUL press", diff(base, m2))
-        self.pending, self.pending_windows = False, None
+        self.waiting = None
         if m2 == m:  # no kind had been taken
             self.w = base_w
             return
@@ -572,7 +834,8 @@ class RandomPlay(RuleBasedStateMachine):
         offender's opponent (FP-6/FP-7; CV-1: the offender's point taken). A kind whose point
         would end the frame (D-2) is shown only, taken where the stepping stops (4), with its
         own consequence: whose point, the score it ends on, and that the frame (or the match)
-        ends (README, issue 34)."""
+        ends (README, issue 34). On the stroke that ended the frame or the match, the same
+        (7): the frame's end is taken back with its balls, the frame goes on."""
         base, _, striker_base, on_break, striker = self.w.foul_base
         hint = self.table.hint
         said = ("foul-kind", "foul-ends-frame", "foul-ends-match")
@@ -597,10 +860,12 @@ class RandomPlay(RuleBasedStateMachine):
         score[offender] -= american
         score[other(offender)] += not american
         self.w = replace(self.w, kind_until=t + KIND_WINDOW, kinds=self.w.kinds + (kind,))
+        frame = unended(base)  # 7: a foul on the winning stroke takes the frame's end back
         if score[other(offender)] >= base["target"]:  # D-2 by a penalty point: not yet
             expect(m2 == m, f"the kind {kind} that ends the frame was taken at once", core(m2))
             gainer = other(offender)
-            ends = "match" if base["frames"][gainer] + 1 >= base["race"] else "frame"
+            frames = dict(frame["frames"], **{gainer: frame["frames"][gainer] + 1})
+            ends = "match" if frames[gainer] >= base["race"] else "frame"
             consequence = {
                 "n": 1,
                 "gainer": base["players"][gainer],
@@ -613,18 +878,30 @@ class RandomPlay(RuleBasedStateMachine):
                 f"{gainer}'s point and the score {consequence['score']}",
                 hint,
             )
-            self.pending, self.pending_windows = True, before
+            want = core(base) | {
+                "phase": f"{ends}-over",
+                "score": score,
+                "frames": frames,
+                "frame_scores": frame["frame_scores"] + [[score["A"], score["B"]]],
+                "frame_winner": gainer,
+                "winner": gainer if ends == "match" else None,
+                "foul": (offender, [kind]),
+            }
+            self.waiting = Waiting(want, before)
             return
         expect(_key(hint) in ("foul-kind", None), "a kind taken at once says an end", hint)
-        self.pending, self.pending_windows = False, None
+        self.waiting = None
         foul = m2["foul"] or {}
+        want = core(base) | frame | {"phase": "break-foul" if on_break else "foul", "score": score}
+        late = " on the stroke that ended the frame (7)" if base["phase"] in OVER else ""
         expect(
-            m2["phase"] == ("break-foul" if on_break else "foul")
-            and m2["score"] == score
+            core(m2) == want
             and m2["decider"] == other(offender)
             and (foul.get("offender"), foul.get("kinds")) == (offender, [kind]),
-            f"FOUL {kind} is not {offender}'s foul with {striker}'s shot's balls back (GR-22.3)",
+            f"FOUL {kind}{late} is not {offender}'s foul with {striker}'s shot's balls back, "
+            "the frame going on (GR-22.3)",
             f"before the FOUL {core(base)}",
+            f"want   {want}",
             f"after  {core(m2)} foul {m2['foul']}",
         )
         self.stepped(m, m2, self.w, before=before)
@@ -632,6 +909,7 @@ class RandomPlay(RuleBasedStateMachine):
     def foul_held(self, m, m2):
         """FP-7 note, D-1: the lapse takes the penalty point back; it never pairs a phone."""
         expect(not self.table.net.asked, "FOUL held asked for a pairing code")
+        self.opens_setup = m["phase"] == "lag"  # before the first break: the setup
         foul = m["foul"]
         if m["phase"] in IN_FRAME and foul and not foul["lapsed"]:
             if foul["rule"] == "american":  # CV-1: the offender's point given back
@@ -652,16 +930,22 @@ class RandomPlay(RuleBasedStateMachine):
         expect(m2 == m, "FOUL held with no penalty point to take back changed the match")
 
     def undo(self, m, m2):
-        """UNDO takes back the last step exactly, and the windows as they were."""
-        if self.pending:  # the pending kind step goes; nothing had been taken
-            self.pending, self.w = False, self.pending_windows or self.w
-            self.pending_windows = None
-            return expect(m2 == m, "UNDO of a pending kind changed the match")
+        """UNDO takes back the last step exactly, and the windows as they were; a closed
+        result, nothing (9)."""
+        if m["phase"] == "match-over" and self.closed():
+            expect(m2 == m, "UNDO after the result was closed changed it (9)")
+            return expect(self.table.hint == "result-final", "UNDO: no result final", m)
+        if self.waiting:  # the waiting FOUL step goes; nothing had been taken
+            self.w, self.waiting = self.waiting.windows, None
+            return expect(m2 == m, "UNDO of a waiting FOUL step changed the match")
         if not self.stack:
             if self.restorable is not None:  # right after a new match: the old one is back
-                state, stack = self.restorable
+                state, stack, confirmed = self.restorable
                 expect(m2 == state, "UNDO right after a new match did not bring it back")
                 self.stack, self.restorable, self.w = stack, None, Windows(self.epoch)
+                self.confirmed = confirmed  # its time to confirm, if open, starts again
+                still = confirmed is not None and not confirmed.closed()
+                self.confirm_since = self.table.clock.now if still else None
                 return
             expect(m2 == m, "UNDO with nothing to undo changed the match (the settings?)")
             return expect(_key(self.table.hint) == "nothing-to-undo", "UNDO did not say so")
@@ -674,6 +958,7 @@ class RandomPlay(RuleBasedStateMachine):
         w = entry.windows
         self.w = w if w.epoch == self.epoch else w.after_restart(self.epoch, m2)
         self.restorable = None
+        self.voided(m, m2, "the UNDO")
         hint = self.table.hint
         if _key(hint) == "undone-pots":  # "Undone: Taras +2": that many balls came back
             fields = dict(hint[1])
@@ -696,9 +981,10 @@ class RandomPlay(RuleBasedStateMachine):
     def started(self, m, m2, *, archived):
         """A new match (or this one with new settings): play starts again from the settings;
         UNDO right after brings an archived match back."""
-        self.restorable = (m, self.stack) if archived else None
-        self.stack, self.w, self.pending = [], Windows(self.epoch), False
+        self.restorable = (m, self.stack, self.confirmed) if archived else None
+        self.stack, self.w, self.waiting = [], Windows(self.epoch), None
         self.last_player = None
+        self.confirmed = self.confirm_since = None
         if m2["phase"] == "break":  # a breaker chosen with the settings is play: UNDO-able
             lines = read_journal(self.dir).lines
             last = max(i for i, line in enumerate(lines) if line.split("#")[0].strip())
@@ -710,45 +996,76 @@ class RandomPlay(RuleBasedStateMachine):
             expect(m2 == m, "UNDO held in the setup changed the match")
             self.question_at = event.t
             return
+        opened, self.opened_itself = self.opened_itself, None
+        if opened is not None and event.t - opened < OPENED_GUARD:  # meant for the screen
+            return expect(  # before it (9)
+                m2 == m
+                and self.table.app.desk.is_open
+                and self.table.snapshot.get("setup") == self.seen["setup"],
+                f"a press {event.t - opened:.2f} s after the setup opened by itself acted (9)",
+                event,
+            )
         if m2 != m:  # Start: a new match after the match, this one's settings at the lag
             self.started(m, m2, archived=m["phase"] == "match-over")
         elif steps(self.records):  # Start with the same settings: written, nothing changed;
             self.restorable = None  # UNDO no longer comes right after the new match
 
     def pending_then(self, event, m, m2):
-        """Another input while a kind is pending: the kind is taken, then the input acts.
+        """Another input while a FOUL step waits: the step is taken, then the input acts.
         Only the journal knows where one ends and the other begins."""
         stepping = isinstance(event, ButtonPress) and event.button == "foul"
         if stepping and event.t <= self.w.kind_until:
             return self.kind_step(event.t, m, m2)
         if isinstance(event, ButtonPress) and event.button == "undo":
             return self.undo(m, m2)
+        waiting, self.waiting = self.waiting, None
+        if waiting.want == came_to(m):  # it comes to nothing taken ("no foul" of a FOUL step
+            self.w = waiting.after or self.w  # that waited): the input acts as it would
+            if isinstance(event, Pot):
+                return self.ball(event, m, m2)
+            return expect(m2 == m and not steps(self.records), "the press that stopped it acted")
         # A press or hold that took it does nothing else; a ball then counts, and changes
         # nothing once the frame is over (D-2): the step taken ends the frame either way.
-        expect(m2["phase"] in OVER, "the kind taken at another input did not end the frame")
-        expect(len(steps(self.records)) == 1, "the kind taken at another input is not one step")
-        before = self.pending_windows or self.w
-        self.pending, self.pending_windows = False, None
-        self.stepped(m, m2, Windows(self.epoch), before=before)
+        expect(len(steps(self.records)) == 1, "the step taken at another input is not one step")
+        expect(
+            came_to(m2) == waiting.want,
+            f"the FOUL step taken at {event} is not what it said",
+            f"want {waiting.want}",
+            f"got  {came_to(m2)}",
+        )
+        self.stepped(m, m2, waiting.after or self.w, before=waiting.windows)
 
     def time_passed(self, m, m2):
-        """Only a pending kind is taken by time alone (its 4 s pass): it ends the frame."""
+        """Only a waiting FOUL step is taken by time alone (its 4 s pass): it ends the frame.
+        (The result's time running out writes no step: `advance`.)"""
         if m2 == m:
             return expect(not steps(self.records), "time alone wrote a step that changed nothing")
-        expect(self.pending, "the match changed with no input", core(m), core(m2))
-        expect(m2["phase"] in OVER, "a kind taken when stepping stopped did not end the frame")
-        before = self.pending_windows or self.w
-        self.pending, self.pending_windows = False, None
-        self.stepped(m, m2, Windows(self.epoch), before=before)
+        expect(self.waiting is not None, "the match changed with no input", core(m), core(m2))
+        waiting, self.waiting = self.waiting, None
+        expect(
+            came_to(m2) == waiting.want,
+            "a FOUL step taken when the stepping stopped is not what it said",
+            f"want {waiting.want}",
+            f"got  {came_to(m2)}",
+        )
+        self.stepped(m, m2, waiting.after or self.w, before=waiting.windows)
 
     def restarted(self, m, m2):
-        """A restart shows the match as the journal holds it; every window is closed."""
+        """A restart shows the match as the journal holds it; every window is closed; an open
+        result's time to confirm starts again, a closed one's setup opens 32 s later (8, 9)."""
         expect(m2 == m, "a restart changed the match", f"{diff(m, m2)}")
         self.epoch += 1
         self.w = self.w.after_restart(self.epoch, m2)
-        self.pending, self.pending_windows = False, None
+        self.waiting = None
         self.question_at = self.last_player = None
         self.restorable = None
+        now, c = self.table.clock.now, self.confirmed
+        self.confirm_since = now if c is not None and not c.closed() else None
+        if self.confirm_since is not None:
+            self.confirmed_why += f"; the time started again at the restart at {now}"
+        self.opened_itself = None
+        self.desk_open = self.table.app.desk.is_open  # an open setup is kept (setup_store)
+        self.opens_at = now + RESULT if self.closed() and not self.desk_open else None
 
     def stepped(self, m, m2, windows, *, before=None):
         """The players took a step (or, with a pending kind, two): UNDO must give back `m`."""
@@ -757,10 +1074,11 @@ class RandomPlay(RuleBasedStateMachine):
         for record, first in steps(self.records)[:-1]:  # the steps before the last, as written
             lines = lines or read_journal(self.dir).lines
             state = match_state(replay(lines[: first - 1 + len(record)]).snapshot())
-            entries.append(Entry(state, Windows(self.epoch)))
+            entries.append(Entry(match_only(state), Windows(self.epoch)))
         if m2 != m:
             self.stack += entries
             self.restorable = None
+            self.voided(m, m2, "a step")
         self.w = windows
 
     # -- the invariants, after every step ----------------------------------------------------------
@@ -787,6 +1105,17 @@ class RandomPlay(RuleBasedStateMachine):
         else:
             expect(a < target and b < target, "a player at the target while the frame goes on", s)
             expect(len(scores) == s["frame"] - 1 and max(frames.values()) < s["race"], "frames", s)
+        # 8. the result's confirmation is what the players did, and the time
+        if s["phase"] == "match-over":
+            want = self.confirmed and self.confirmed.view()
+            expect(
+                s.get("confirmation") == want,
+                f"the confirmation shown is not the players' (8): {self.confirmed_why}",
+                f"want  {want}",
+                f"shown {s.get('confirmation')}",
+            )
+        else:
+            expect("confirmation" not in s, "a confirmation with the match not over", s)
         # 5. the journal replayed from nothing is what is shown; the hint is the catalog's
         on_disk = journal_bytes(self.dir)
         if on_disk != self.journal_read:  # parsed and replayed only when it changed
@@ -827,7 +1156,24 @@ class Replayed:
             self.lines, self.match, done = [], Match(), 0
         replay(lines[done:], self.match)
         self.lines = list(lines)
-        return match_state(self.match.snapshot())
+        state = match_state(self.match.snapshot())
+        if state["phase"] == "match-over":
+            state["confirmation"] = journal_confirmation(lines)
+        return state
+
+
+def journal_confirmation(lines) -> dict:
+    """The result's confirmation as the journal holds it (docs/decisions.md, issue 34): the
+    comments `# confirm A`, `# confirm B`, `# result timed-out` after the last event."""
+    said = set()
+    for line in lines:
+        text = line.strip()
+        if text and not text.startswith("#"):
+            said = set()  # an event: what was confirmed is no longer the result
+        elif text in ("# confirm A", "# confirm B", "# result timed-out"):
+            said.add(text)
+    c = Confirmed("# confirm A" in said, "# confirm B" in said, "# result timed-out" in said)
+    return c.view()
 
 
 def steps(records):

@@ -179,3 +179,81 @@ def test_D_1_a_restart_while_the_choice_waits_leaves_the_penalty_ball_due(make_a
     assert s["score"] == {"A": 1, "B": 0} and hint == "penalty-ball"
     s, _ = feed(app, Pot(2, T + 25))  # every later ball is a pot
     assert s["score"] == {"A": 2, "B": 0}
+
+
+# -- issue 34: the end of a match belongs to the players -------------------------------------------
+# Table bugs random play found after issue 34, fixed; each kept as the README says it should be.
+RACE_TO_ONE_OF_3 = "race = 1\ntarget = 3\n"
+
+
+def two_all_olena_at_the_table(app):
+    """Race 1 to 3: Olena 2, Taras 2, Olena at the table (T + 20)."""
+    feed(app, ButtonPress("A", T + 1), Pot(1, T + 2), Pot(2, T + 3))
+    feed(app, ButtonPress("B", T + 10), Pot(1, T + 14), Pot(2, T + 15))  # past the miss's 3 s
+    s, _ = feed(app, ButtonPress("A", T + 20))
+    assert s["score"] == {"A": 2, "B": 2} and s["striker"] == "A"
+
+
+def test_issue_34_a_ball_joining_the_winning_stroke_starts_the_time_to_confirm_again(table):
+    """Shrunk: the match won, a ball joins the winning stroke 1 s later (D-2, a correction that
+    voids the confirmations); the result timed out confirm_result after the first ball, not
+    after the correction (docs/decisions.md: "again after a correction")."""
+    app = table(RACE_TO_ONE_OF_3 + "[timings]\nconfirm_result = 30.0\n")
+    feed(app, ButtonPress("A", T + 1), Pot(1, T + 2), Pot(2, T + 3))
+    s, _ = feed(app, Pot(3, T + 4))
+    assert s["phase"] == "match-over"
+    s, _ = feed(app, Pot(4, T + 5))  # joins the winning stroke
+    assert s["score"]["A"] == 4 and s["confirmation"]["closed"] is None
+    s, _ = at(app, T + 4 + 30.5)  # 30 s after the first end, 29.5 s after the correction
+    assert s["confirmation"]["closed"] is None
+    s, _ = at(app, T + 5 + 30.5)
+    assert s["confirmation"]["closed"] == "timed-out"
+
+
+def test_issue_34_A_held_after_a_closed_result_opens_the_setup_as_a_press(table):
+    """Shrunk: the match over, its time to confirm run out; A held: nothing. README: "Once
+    closed, A or B opens the next match's setup"; "Held anywhere not named here: the same as
+    a press" (and a hold confirms, as a press, before the result closes)."""
+    app = table(RACE_TO_ONE_OF_3 + "[timings]\nconfirm_result = 10.0\n")
+    feed(app, ButtonPress("A", T + 1), Pot(1, T + 2), Pot(2, T + 3), Pot(3, T + 4))
+    s, _ = at(app, T + 15)
+    assert s["confirmation"]["closed"] == "timed-out" and "setup" not in s
+    s, _ = feed(app, ButtonHold("A", T + 17))
+    assert "setup" in s
+
+
+def test_issue_34_a_ball_after_a_closed_result_drops_the_question_UNDO_held_asked(table):
+    """Shrunk: the result closed (timed out); UNDO held asks "UNDO new, FOUL phone"; a ball
+    falls ("Result is final" shown); UNDO: a new match, the one just played archived. README:
+    a ball drops the question; UNDO then is UNDO ("Result is final")."""
+    app = table(RACE_TO_ONE_OF_3 + "[timings]\nconfirm_result = 10.0\n")
+    feed(app, ButtonPress("A", T + 1), Pot(1, T + 2), Pot(2, T + 3), Pot(3, T + 4))
+    at(app, T + 15)
+    _, hint = feed(app, ButtonHold("undo", T + 20))
+    assert hint == "confirm-new-match"
+    _, hint = feed(app, Pot(4, T + 21))
+    assert hint == "result-final"  # the question is no longer shown
+    s, hint = feed(app, ButtonPress("undo", T + 22))
+    assert s["phase"] == "match-over" and s["score"] == {"A": 3, "B": 0}
+    assert hint == "result-final"
+
+
+def test_issue_34_a_FOUL_step_waiting_when_the_result_times_out_never_changes_it(table):
+    """Found with a short confirm_result: the winning ball, FOUL on its stroke (Taras's point
+    would end the match: the step waits), kinds stepped on, the time runs out meanwhile (the
+    result closed, timed out, final); when the stepping stops the step was taken anyway: the
+    winner changed and the closed result opened again."""
+    app = table(RACE_TO_ONE_OF_3 + "[timings]\nconfirm_result = 10.0\n")
+    two_all_olena_at_the_table(app)
+    s, _ = feed(app, Pot(3, T + 25))
+    assert s["phase"] == "match-over" and s["winner"] == "A"
+    for t in (26, 29, 32):  # each kind would give Taras the match: shown only, waiting
+        s, hint = feed(app, ButtonPress("foul", T + t))
+        assert hint[0] == "foul-ends-match" and s["score"] == {"A": 3, "B": 2}
+    s, _ = at(app, T + 35.5)  # 10 s after the winning ball: a correction is under way
+    assert s["confirmation"]["closed"] is None and s["winner"] == "A"
+    s, _ = at(app, T + 40)  # the stepping has stopped: the step is taken, Taras wins
+    assert s["winner"] == "B" and s["score"] == {"A": 2, "B": 3}
+    assert s["confirmation"] == {"A": False, "B": False, "closed": None}  # asked again
+    s, _ = at(app, T + 52)  # and its own time runs out
+    assert s["confirmation"]["closed"] == "timed-out" and s["winner"] == "B"

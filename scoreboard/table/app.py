@@ -138,6 +138,7 @@ class App(Steps):
             seconds=config.timings.confirm_result,
             closed=self._result_closed,
             show=self.show,
+            busy=lambda: self.panel.pending,
         )
         # What takes an input before the panel, in order; the first that takes it ends it.
         self.filters = standard_filters(self)
@@ -270,13 +271,17 @@ class App(Steps):
                 self.confirm.open()
             ):
                 self.set_hint(self.confirm.press(event.button))  # issue 34: his confirmation
-            case ButtonPress(button="A" | "B") if self.match.phase == Phase.MATCH_OVER:
-                desk.open()  # the result is closed: set up the next match
+            case ButtonPress(button="A" | "B") | ButtonHold(button="A" | "B") if (
+                self.match.phase == Phase.MATCH_OVER
+            ):
+                desk.open()  # the result is closed: set up the next match (held: the same)
             case Pot() | ButtonPress(button="undo" | "foul") if self.confirm.final():
-                # A closed result is final at the table (issue 34); a ball is still kept.
-                self._play(
-                    Outcome(hint="result-final"), pot=event if isinstance(event, Pot) else None
-                )
+                # A closed result is final at the table (issue 34); a ball is still kept, and
+                # drops the question UNDO held asked, as everywhere.
+                pot = event if isinstance(event, Pot) else None
+                if pot is not None:
+                    self.drop_question()
+                self._play(Outcome(hint="result-final"), pot=pot)
             case Pot() | ButtonPress() | ButtonHold():
                 self._play(self.panel.handle(event), pot=event if isinstance(event, Pot) else None)
         self.show()

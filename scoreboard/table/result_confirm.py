@@ -22,14 +22,15 @@ class ResultConfirm:
     """`recorder` writes the presses; `closed()` is called once a result closes (both pressed,
     or the time ran out), to take what waits for the table."""
 
-    def __init__(self, recorder, *, call_later, seconds: float, closed, show) -> None:
+    def __init__(self, recorder, *, call_later, seconds: float, closed, show, busy=None) -> None:
         self.recorder = recorder
         self.call_later = call_later
         self.seconds = seconds  # how long the players have to confirm
         self.on_closed = closed
         self.show = show
+        self.busy = busy or (lambda: False)  # a FOUL step waits to be taken: not yet
         self._timer = None
-        self._events: int | None = None  # the match's events when the time started
+        self._steps: int | None = None  # the match's steps when the time started
 
     @property
     def match(self):
@@ -54,14 +55,14 @@ class ResultConfirm:
     def follow(self) -> None:
         """Called after every step: the time to confirm starts when a match ends (again, after
         a correction), and stops when play goes on."""
-        events = len(self.match.events)
+        steps = self.match.steps  # an amend (a ball joining the winning stroke) is a step too
         if not self.open():
             self._stop()
             return
-        if self._timer is not None and self._events == events:
+        if self._timer is not None and self._steps == steps:
             return
         self._stop()
-        self._events = events
+        self._steps = steps
         self._timer = self.call_later(self.seconds, self._time_up)
 
     def press(self, side: str):
@@ -81,7 +82,10 @@ class ResultConfirm:
 
     def _time_up(self) -> None:
         self._timer = None
-        if self.open() and len(self.match.events) == self._events:
+        if self.busy():  # a FOUL step waits (it may change the result): once it is taken
+            self._timer = self.call_later(1.0, self._time_up)
+            return
+        if self.open() and self.match.steps == self._steps:
             self.recorder.write([TIMED_OUT_COMMENT])
             self.on_closed()
             self.show()
